@@ -1,0 +1,48 @@
+# Two commands do all set-up on a fresh machine:
+#   make demo   - local demo: real Kokoro-82M on CPU, loopback only, no AWS account
+#   make test   - the whole test suite (what CI runs through .ci/run)
+# Everything else is a convenience on top of the same virtual environment.
+
+PYTHON ?= python3.12
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
+
+.PHONY: setup demo test lint format synth clean
+
+$(STAMP): $(REQS)
+	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	@echo "==> installing the pinned AWS CDK CLI (npm ci)"
+	npm ci --no-audit --no-fund
+	@touch $@
+
+setup: $(STAMP) $(NODE_STAMP)
+
+demo: $(STAMP)
+	$(PY) -m demo
+
+test: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+synth: setup
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
+
+clean:
+	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis
