@@ -162,8 +162,16 @@ class SentenceSegmenter:
         self._min_clause = first_clause_min_chars
         self._max = max_chars
         self._buf = ""  # unreleased text; never starts with whitespace
-        self._scan = 0  # candidates before this index are all decided "no boundary"
+        self._content_end = 0  # index just past the last non-whitespace character of _buf
         self._first = first_clause  # the next piece is the first of its utterance
+        self._forget_scan()
+
+    def _forget_scan(self) -> None:
+        """Drop what was learnt about the buffer (it was trimmed or the rules changed)."""
+        self._scan = 0  # candidates before this index are all decided "no boundary"
+        self._word_at = -1  # index of the first letter/digit in _buf, -1 if none seen yet
+        self._word_scanned = 0  # _buf[:_word_scanned] holds no letter/digit
+        self._ws_wait = (-1, 0)  # (waiting candidate, whitespace after it scanned up to)
 
     @property
     def buffered_chars(self) -> int:
@@ -174,7 +182,13 @@ class SentenceSegmenter:
         """Append a text delta; return the pieces whose end is now certain (maybe none)."""
         if not isinstance(delta, str):
             raise TypeError(f"delta must be a str, got {type(delta).__name__}")
-        self._buf = (self._buf + delta) if self._buf else delta.lstrip()
+        if not self._buf:
+            delta = delta.lstrip()
+        base = len(self._buf)
+        self._buf += delta
+        content = len(delta.rstrip())
+        if content:
+            self._content_end = base + content
         return self._take(eof=False)
 
     def flush(self) -> list[str]:
@@ -186,8 +200,9 @@ class SentenceSegmenter:
     def reset(self) -> None:
         """Drop everything buffered (barge-in); the next text starts a new utterance."""
         self._buf = ""
-        self._scan = 0
+        self._content_end = 0
         self._first = self._first_clause
+        self._forget_scan()
 
     # -- scanning -------------------------------------------------------------------------
 
@@ -200,8 +215,10 @@ class SentenceSegmenter:
             end, resume = cut
             buf = self._buf
             piece = buf[:end].strip()
-            self._buf = buf[resume:].lstrip()
-            self._scan = 0
+            rest = buf[resume:]
+            self._buf = rest.lstrip()
+            self._content_end = max(0, self._content_end - resume - (len(rest) - len(self._buf)))
+            self._forget_scan()
             if piece:
                 pieces.append(piece)
                 self._first = False
@@ -211,8 +228,11 @@ class SentenceSegmenter:
         """Return (end, resume) of the next piece if it is certain now, else None."""
         buf = self._buf
         limit = self._max
-        word = _WORD_CHAR.search(buf)
-        first_word = word.start() if word else len(buf)
+        if self._word_at < 0:
+            word = _WORD_CHAR.search(buf, self._word_scanned)
+            self._word_at = word.start() if word else -1
+            self._word_scanned = len(buf)
+        first_word = self._word_at if self._word_at >= 0 else len(buf)
         pos = self._scan
         while True:
             match = _CANDIDATE.search(buf, pos)
@@ -230,7 +250,7 @@ class SentenceSegmenter:
             if len(buf[: verdict.end].rstrip()) > limit:
                 return self._long_cut()
             return verdict.end, verdict.resume
-        if len(buf) > limit and not buf[limit:].isspace():
+        if self._content_end > limit:
             # No boundary can come before the limit any more.
             return self._long_cut()
         if eof:
@@ -259,11 +279,15 @@ class SentenceSegmenter:
             return _Verdict(_YES, k, k)
         if not buf[k].isspace():
             return _Verdict(_NO, k, k)  # 3.14, v1.2.3, example.com, "Stop."Then
-        m = k
+        # Resume the whitespace scan where the last wait on this candidate left it.
+        waiting, m = self._ws_wait
+        if waiting != i:
+            m = k
         while m < n and buf[m].isspace():
             if buf[m] in _LINE_BREAKS:
                 return _Verdict(_YES, k, k)
             m += 1
+        self._ws_wait = (i, m)
         o = m
         while o < n and o - m < _MAX_OPENERS and buf[o] in _OPENERS:
             o += 1
