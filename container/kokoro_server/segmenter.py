@@ -45,6 +45,8 @@ When a piece ends (the rules)
   word follows (``..., pears, etc. Then`` splits), no split before lowercase.
   Ellipses and ``!``/``?`` follow the normal rule without the token checks
   (``Wait... What?`` splits, ``Well... maybe`` does not).
+  Consequence of the lowercase rule: a sentence that starts with a lowercase word
+  (``iPhone``, ``v2``) after a period is not split off; the piece is just longer.
 
 First clause (``first_clause=True``)
 ------------------------------------
@@ -53,17 +55,22 @@ at a clause boundary: ``,`` ``;`` ``:`` or a dash (``—``, ``–``, or ``-``/``
 before it), followed by optional closers and whitespace, or a CJK ``，、；：`` (no space
 needed), provided at least ``first_clause_min_chars`` non-leading-whitespace characters
 precede the mark. ``10:30`` and ``1,000`` are not clause boundaries (no space after). Only
-the first piece of an utterance is affected; the decision depends on text only.
+the first piece of an utterance is affected (whatever ended it: a clause, a sentence end or
+a ``max_chars`` cut); the decision depends on text only.
 
 Long sentences
 --------------
-No released piece exceeds ``max_chars`` characters. A piece whose end lies beyond
+No released piece exceeds ``max_chars`` characters (code points). A piece whose end lies beyond
 ``max_chars`` is cut, as soon as that is certain, at the last clause boundary inside the
 limit (preferring one in the second half of the window), else at the last whitespace, else
 hard at ``max_chars`` (never between a base character and its combining marks).
 
-Cost: each ``feed`` scans only the unreleased tail from the first undecided position; the
-tail is bounded by ``max_chars`` plus pending lookahead (trailing whitespace/closers).
+Cost: each ``feed`` scans only the unreleased tail from the first undecided position, and a
+pending lookahead (e.g. a long whitespace run after a period) is resumed, not rescanned, so
+feeding is linear in the text length. The unreleased tail holds at most ``max_chars``
+characters of content plus the lookahead deciding its end (whitespace, at most three opening
+quotes); callers bound whitespace floods with their own buffered-text limit
+(``buffered_chars``).
 """
 
 from __future__ import annotations
