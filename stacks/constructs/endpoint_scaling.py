@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from aws_cdk import Duration
+from aws_cdk import Duration, Stack
 from aws_cdk import aws_applicationautoscaling as appscaling
+from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 
@@ -26,6 +27,22 @@ class EndpointAutoscaling(Construct):
         target_concurrency: int,
     ) -> None:
         super().__init__(scope, construct_id)
+        # Application Auto Scaling always acts on SageMaker variants through its
+        # service-linked role; naming it avoids creating an unused role of our own.
+        service_linked_role = iam.Role.from_role_arn(
+            self,
+            "ServiceLinkedRole",
+            Stack.of(self).format_arn(
+                service="iam",
+                region="",
+                resource="role",
+                resource_name=(
+                    "aws-service-role/sagemaker.application-autoscaling.amazonaws.com/"
+                    "AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint"
+                ),
+            ),
+            mutable=False,
+        )
         self.target = appscaling.ScalableTarget(
             self,
             "Target",
@@ -34,6 +51,7 @@ class EndpointAutoscaling(Construct):
             scalable_dimension="sagemaker:variant:DesiredInstanceCount",
             min_capacity=min_instances,
             max_capacity=max_instances,
+            role=service_linked_role,
         )
         self.target.scale_to_track_metric(
             "ConcurrencyTracking",
