@@ -27,6 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "startup_health_check_timeout_s": 600,
     "model_data_download_timeout_s": 600,
     "latency_alarm_p90_ms": 2000,
+    "network_isolation": True,
 }
 
 # Regions a geographic cross-region inference profile routes to. Used to scope the agent's
@@ -73,6 +74,7 @@ class AppConfig:
     startup_health_check_timeout_s: int
     model_data_download_timeout_s: int
     latency_alarm_p90_ms: int
+    network_isolation: bool
 
     @property
     def stack_prefix(self) -> str:
@@ -121,6 +123,17 @@ def _int(key: str, value: Any, low: int, high: int) -> int:
     if not low <= number <= high:
         raise ConfigError(f"context {key!r} must be between {low} and {high}, got {number}")
     return number
+
+
+def _bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes"):
+        return True
+    if text in ("false", "0", "no"):
+        return False
+    raise ConfigError(f"context {key!r} must be true or false, got {value!r}")
 
 
 def _str(key: str, value: Any, pattern: re.Pattern[str], what: str) -> str:
@@ -187,6 +200,7 @@ def load_config(node: Node) -> AppConfig:
             "model_data_download_timeout_s", get("model_data_download_timeout_s"), 60, 3600
         ),
         latency_alarm_p90_ms=_int("latency_alarm_p90_ms", get("latency_alarm_p90_ms"), 1, 600000),
+        network_isolation=_bool("network_isolation", get("network_isolation")),
     )
     if not cfg.min_instances <= cfg.initial_instance_count <= cfg.max_instances:
         raise ConfigError(

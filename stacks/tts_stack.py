@@ -54,6 +54,7 @@ class TtsStack(Stack):
                 startup_health_check_timeout_s=config.startup_health_check_timeout_s,
                 model_data_download_timeout_s=config.model_data_download_timeout_s,
                 voice=config.voice,
+                network_isolation=config.network_isolation,
             ),
             image=image,
             bucket=weights.bucket,

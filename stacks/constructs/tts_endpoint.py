@@ -28,6 +28,7 @@ class EndpointSettings:
     startup_health_check_timeout_s: int
     model_data_download_timeout_s: int
     voice: str
+    network_isolation: bool = True
 
 
 def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
@@ -71,7 +72,7 @@ class TtsEndpoint(Construct):
             "Model",
             execution_role_arn=self.role.role_arn,
             # The container never calls out at run time (weights come from S3 via SageMaker).
-            enable_network_isolation=True,
+            enable_network_isolation=settings.network_isolation,
             primary_container=sagemaker.CfnModel.ContainerDefinitionProperty(
                 image=image.image_uri,
                 mode="SingleModel",
@@ -135,8 +136,9 @@ class TtsEndpoint(Construct):
             self.model,
             "AwsSolutions-SM1",
             (
-                "The model runs with network isolation (no outbound network at all), so a VPC "
-                "adds nothing; SageMaker fetches the weights from S3 on its behalf."
+                "The container needs no network: it reads its weights from /opt/ml/model, which "
+                "SageMaker fills from S3, and by default runs with network isolation; a VPC "
+                "would add NAT/endpoint cost without protecting anything."
             ),
         )
 

@@ -87,6 +87,7 @@ def test_config_parses_command_line_strings() -> None:
     cfg = _config(max_instances="4", initial_instance_count="2", app_name="my-voice")
     assert (cfg.initial_instance_count, cfg.max_instances) == (2, 4)
     assert cfg.tts_stack_name == "MyVoice-Tts"
+    assert _config(network_isolation="false").network_isolation is False
 
 
 @pytest.mark.parametrize(
@@ -100,6 +101,7 @@ def test_config_parses_command_line_strings() -> None:
         ({"voice": "Heart"}, "voice"),
         ({"bedrock_model_id": "global.anthropic.claude-x-v1:0"}, "bedrock_model_regions"),
         ({"bedrock_model_regions": ["moon-1"]}, "bad region"),
+        ({"network_isolation": "maybe"}, "true or false"),
     ],
 )
 def test_config_rejects_bad_values(context: dict[str, object], message: str) -> None:

@@ -162,3 +162,37 @@ def test_kokoro_image_is_amd64_and_agent_image_arm64(synthesized: Synthesized) -
 def test_outputs(synthesized: Synthesized) -> None:
     outputs = synthesized.templates[TTS]["Outputs"]
     assert {"EndpointName", "EndpointArn", "WeightsBucketName", "ImageUri"} <= set(outputs)
+
+
+def test_context_overrides_reach_the_template(tmp_path) -> None:
+    from aws_cdk.assertions import Template
+
+    from stacks.app_builder import build_app
+
+    app = build_app(
+        {
+            "app_name": "demo-voice",
+            "instance_type": "ml.g6.xlarge",
+            "max_instances": "3",
+            "voice": "bf_emma",
+        },
+        outdir=str(tmp_path),
+    )
+    template = Template.from_stack(app.node.find_child("DemoVoice-Tts"))
+    template.has_resource_properties(
+        "AWS::SageMaker::EndpointConfig",
+        {"ProductionVariants": [Match.object_like({"InstanceType": "ml.g6.xlarge"})]},
+    )
+    template.has_resource_properties("AWS::SageMaker::Endpoint", {"EndpointName": "demo-voice-tts"})
+    template.has_resource_properties(
+        "AWS::ApplicationAutoScaling::ScalableTarget",
+        {"MaxCapacity": 3, "ResourceId": "endpoint/demo-voice-tts/variant/AllTraffic"},
+    )
+    template.has_resource_properties(
+        "AWS::SageMaker::Model",
+        {
+            "PrimaryContainer": Match.object_like(
+                {"Environment": Match.object_like({"KOKORO_VOICE": "bf_emma"})}
+            )
+        },
+    )
