@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from aws_cdk.assertions import Match
+from aws_cdk.assertions import Match, Template
 
+from stacks.app_builder import build_app
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.weights_manifest import load_revision
 
@@ -164,11 +166,7 @@ def test_outputs(synthesized: Synthesized) -> None:
     assert {"EndpointName", "EndpointArn", "WeightsBucketName", "ImageUri"} <= set(outputs)
 
 
-def test_context_overrides_reach_the_template(tmp_path) -> None:
-    from aws_cdk.assertions import Template
-
-    from stacks.app_builder import build_app
-
+def test_context_overrides_reach_the_template(tmp_path: Path) -> None:
     app = build_app(
         {
             "app_name": "demo-voice",
