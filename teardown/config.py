@@ -61,7 +61,15 @@ def validate_app_name(name: str) -> str:
     return name
 
 
-def normalize(name: str) -> str:
-    """Case- and separator-insensitive form used to match names derived from the app name
-    ('kokoro-voice', 'KokoroVoice-Tts' and 'kokoro_voice_agent' all start with 'kokorovoice')."""
-    return re.sub(r"[^a-z0-9]", "", name.lower())
+def name_matches_app(name: str, app_name: str) -> bool:
+    """Whether ``name`` starts with the app name as the CDK app and AWS services spell it:
+    'kokoro-voice-tts', 'kokoro_voice_agent-x', 'KokoroVoice-Tts', 'KokoroVoiceTtsEndpoint'.
+
+    The app name must end at a boundary (end, separator, or a new capitalised word), so app
+    'kokoro' never claims 'kokoro-voice-tts' and 'kokoro-voice' never claims 'KokoroVoice2'."""
+    parts = [p for p in re.split(r"[-_]", app_name) if p]
+    separated = "[-_]?".join(re.escape(p) for p in parts)
+    if re.match(rf"(?i:{separated})(?=$|[-_./])", name):
+        return True
+    pascal = "[-_]?".join(re.escape(p[:1].upper() + p[1:]) for p in parts)
+    return re.match(rf"{pascal}(?=$|[-_./A-Z])", name) is not None

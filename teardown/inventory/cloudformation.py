@@ -5,7 +5,7 @@ from __future__ import annotations
 from botocore.exceptions import ClientError
 
 from teardown.aws import error_code
-from teardown.config import normalize
+from teardown.config import name_matches_app
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import APP_TAG_KEY, Finding, ServiceCheck
 from teardown.scope import Scope
@@ -48,7 +48,6 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
             found.extend(_finding(scope, s, explicit=True) for s in stacks)
         return found
 
-    prefix = normalize(scope.app_name)
     found = []
     for page in cfn.get_paginator("describe_stacks").paginate():
         for stack in page["Stacks"]:
@@ -59,6 +58,6 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
                 found.append(_finding(scope, stack, explicit=False))
             elif APP_TAG_KEY in tags:
                 continue  # another app's stack, even if its name looks like ours
-            elif normalize(stack["StackName"]).startswith(prefix):
+            elif name_matches_app(stack["StackName"], scope.app_name):
                 found.append(_finding(scope, stack, explicit=False))
     return found

@@ -14,7 +14,7 @@ from botocore.exceptions import ClientError
 
 from teardown import pricing
 from teardown.aws import is_access_denied
-from teardown.config import normalize
+from teardown.config import name_matches_app
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import APP_TAG_KEY, Finding, ServiceCheck
 from teardown.scope import Scope
@@ -22,9 +22,9 @@ from teardown.scope import Scope
 SERVICE_PREFIXES = ("/aws/sagemaker/Endpoints/", "/aws/bedrock-agentcore/runtimes/")
 
 
-def _name_matches(component: str, app_prefix: str, related: list[str]) -> bool:
+def _name_matches(component: str, app_name: str, related: list[str]) -> bool:
     """SageMaker: the component is the endpoint name. AgentCore: '<runtime id>-<endpoint>'."""
-    return normalize(component).startswith(app_prefix) or any(
+    return name_matches_app(component, app_name) or any(
         component == name or component.startswith(f"{name}-") for name in related
     )
 
@@ -55,11 +55,15 @@ def _tagged_group_names(scope: Scope) -> list[str]:
     names = []
     pages = tagging.get_paginator("get_resources").paginate(
         TagFilters=[{"Key": APP_TAG_KEY, "Values": [scope.app_name]}],
-        ResourceTypeFilters=["logs:log-group"],
+        # The service-level filter, then the ARN shape: "logs:log-group" is the documented
+        # type, but a filter on the whole service is understood everywhere.
+        ResourceTypeFilters=["logs"],
     )
     for page in pages:
         for mapping in page.get("ResourceTagMappingList", []):
             arn = mapping["ResourceARN"]
+            if ":log-group:" not in arn:
+                continue
             name = arn.split(":log-group:", 1)[-1]
             names.append(name.removesuffix(":*"))
     return names
@@ -67,7 +71,6 @@ def _tagged_group_names(scope: Scope) -> list[str]:
 
 def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
     logs = scope.clients.get("logs")
-    app_prefix = normalize(scope.app_name)
     related = [f.name for f in earlier if f.kind == "endpoint"] + [
         f.ref["id"] for f in earlier if f.kind == "agent-runtime"
     ]
@@ -76,7 +79,7 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
     for prefix in SERVICE_PREFIXES:
         for group in _groups(logs, prefix):
             component = group["logGroupName"][len(prefix) :]
-            if not _name_matches(component, app_prefix, related):
+            if not _name_matches(component, scope.app_name, related):
                 continue
             arn = group.get("logGroupArn") or group["arn"].removesuffix(":*")
             tags = tag_dict(logs.list_tags_for_resource(resourceArn=arn).get("tags"))
