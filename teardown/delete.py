@@ -33,6 +33,10 @@ class DeleteFailed(Exception):
     """A delete call that AWS refused; the message is shown in the report."""
 
 
+class AlreadyGone(Exception):
+    """Nothing left to delete for this finding (a re-run, or someone else was faster)."""
+
+
 @dataclass
 class DeleteOutcome:
     deleted: list[str] = field(default_factory=list)
@@ -52,6 +56,10 @@ def _gone(kind: str, exc: ClientError) -> bool:
 
 def _delete_stack(scope: Scope, f: Finding) -> None:
     cfn = scope.clients.get("cloudformation")
+    # By stack id, a deleted stack still answers (DELETE_COMPLETE) instead of "not found".
+    [stack] = cfn.describe_stacks(StackName=f.ref["stack_id"])["Stacks"]
+    if stack["StackStatus"] == "DELETE_COMPLETE":
+        raise AlreadyGone
     cfn.delete_stack(StackName=f.ref["stack_id"])
     scope.progress(f"  waiting for stack {f.name} to be deleted ...")
     cfn.get_waiter("stack_delete_complete").wait(
@@ -128,7 +136,7 @@ def _delete_image(scope: Scope, f: Finding) -> None:
     else:
         ids = [{"imageDigest": digest}]
     if not ids:
-        return
+        raise AlreadyGone
     result = ecr.batch_delete_image(repositoryName=repo, imageIds=ids)
     failures = [x for x in result.get("failures", []) if x.get("failureCode") != "ImageNotFound"]
     if failures:
@@ -169,6 +177,9 @@ def delete_findings(scope: Scope, findings: list[Finding]) -> DeleteOutcome:
         scope.progress(f"deleting {label} ...")
         try:
             DELETERS[f.kind](scope, f)
+        except AlreadyGone:
+            outcome.deleted.append(f"{label} (already gone)")
+            continue
         except ClientError as exc:
             if _gone(f.kind, exc):
                 outcome.deleted.append(f"{label} (already gone)")

@@ -16,7 +16,9 @@ def cost_text(f: Finding) -> str:
     if f.billing and f.usd_per_month is None:
         return "unknown"
     if f.usd_per_month is not None and (f.billing or f.usd_per_month > 0):
-        return f"${f.usd_per_month:,.4f}/month"
+        if f.usd_per_month < 0.01:
+            return "<$0.01/month"
+        return f"${f.usd_per_month:,.2f}/month"
     return "-"
 
 
@@ -65,9 +67,11 @@ def render_table(inventory: Inventory) -> str:
     t = totals(inventory)
     if inventory.findings:
         out.append("")
+        unknown = [f.name for f in inventory.findings if f.billing and f.usd_per_month is None]
         out.append(
             f"Estimated cost while left: ${t['est_usd_per_hour']:,.3f}/hour from endpoints; "
-            f"~${t['est_usd_per_month']:,.2f}/month in all (endpoints, storage)."
+            f"~${t['est_usd_per_month']:,.2f}/month in all (endpoints, storage)"
+            + (f", plus {', '.join(unknown)} at an unknown price." if unknown else ".")
         )
         out.append(pricing.PRICING_NOTE)
     return "\n".join(out)

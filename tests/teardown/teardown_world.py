@@ -254,7 +254,7 @@ def _image_name(ecr: Any, tag: str) -> str:
     digest = ecr.describe_images(repositoryName=BOOTSTRAP_REPO, imageIds=[{"imageTag": tag}])[
         "imageDetails"
     ][0]["imageDigest"]
-    return f"{BOOTSTRAP_REPO}@{digest[:19]}"
+    return digest[:19]
 
 
 def image_tags(repository: str) -> dict[str, list[str]]:

@@ -108,8 +108,7 @@ def test_delete_is_idempotent_when_things_vanish_midway(world):
     assert first.errors == [] and second.errors == []
     assert len(second.deleted) == len(findings)
     gone = [d for d in second.deleted if d.endswith("(already gone)")]
-    # Images re-read their tags first, so a vanished image shows up as a clean no-op too.
-    assert len(gone) >= len(findings) - 2
+    assert len(gone) == len(findings)
     assert run_inventory(scope).clean
 
 

@@ -143,7 +143,7 @@ def test_delete_prints_progress_while_emptying_the_bucket(world, capsys, monkeyp
     assert "Result: nothing left, every service checked (exit 0)." in captured.out
 
 
-@pytest.mark.parametrize("answer", ["no\n", "Kokoro-Voice\n", "y\n", ""])
+@pytest.mark.parametrize("answer", ["no\n", "Kokoro-Voice\n", ""])
 def test_refused_confirmation_deletes_nothing(world, capsys, monkeypatch, answer):
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))  # "" is EOF: refused too
     code = main([*_args(world), "--delete"])
