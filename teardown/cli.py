@@ -95,7 +95,8 @@ def confirm(app_name: str, count: int) -> bool:
     return answer in {app_name, "yes"}
 
 
-def _scope(args: argparse.Namespace) -> Scope:
+def build_scope(args: argparse.Namespace) -> Scope:
+    """Resolve options, cdk.json defaults, region and identity into what a run looks at."""
     defaults = cdk_defaults(args.app_dir)
     app_name = validate_app_name(args.app_name or defaults.app_name)
     for tag in args.image_tag:
@@ -124,8 +125,9 @@ def _scope(args: argparse.Namespace) -> Scope:
 
 
 def _run(args: argparse.Namespace) -> int:
-    scope = _scope(args)
+    scope = build_scope(args)
     before = run_inventory(scope)
+    before.image_ref_sources = scope.image_ref_sources
     code = exit_code(before)
     if not args.json:
         print(report.render_table(before))
@@ -151,6 +153,7 @@ def _run(args: argparse.Namespace) -> int:
         deletion = {"confirmed": True, "deleted": outcome.deleted, "errors": outcome.errors}
         scope.progress("re-checking ...")
         after = run_inventory(scope)
+        after.image_ref_sources = scope.image_ref_sources
         if not args.json:
             print(f"\nDeleted {len(outcome.deleted)} resource(s).")
             for err in outcome.errors:

@@ -83,6 +83,8 @@ class Inventory:
     account: str
     findings: list[Finding] = field(default_factory=list)
     checks: dict[str, ServiceCheck] = field(default_factory=dict)
+    # Where this app's image tags came from (asset manifests, --image-tag), for the report.
+    image_ref_sources: list[str] = field(default_factory=list)
 
     @property
     def unchecked(self) -> list[ServiceCheck]:

@@ -37,6 +37,8 @@ def render_table(inventory: Inventory) -> str:
     out = [
         f"Leftovers of app '{inventory.app_name}' in account {inventory.account}, "
         f"region {inventory.region}",
+        "Image tags of this app from: "
+        + (", ".join(inventory.image_ref_sources) or "nowhere (no cdk.out, no --image-tag)"),
         "",
     ]
     if inventory.findings:
@@ -93,6 +95,7 @@ def inventory_json(inventory: Inventory) -> dict[str, Any]:
         "account": inventory.account,
         "region": inventory.region,
         "clean": inventory.clean,
+        "image_tag_sources": inventory.image_ref_sources,
         "findings": [f.as_dict() for f in inventory.findings],
         "services": {
             name: {"status": c.status, "reasons": c.reasons} for name, c in inventory.checks.items()

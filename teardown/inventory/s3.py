@@ -65,11 +65,11 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
             except ClientError as exc:
                 if error_code(exc) == "NoSuchBucket":
                     continue  # deleted between the listing and this call
-                if is_access_denied(exc):
-                    # Cannot tell whether it is ours: say so instead of calling S3 clean.
-                    check.unchecked(f"bucket {name}: cannot read its region/tags (access denied)")
-                    continue
-                raise
+                # Cannot tell whether it is ours: say so instead of calling S3 clean, and go on
+                # with the other buckets.
+                why = "access denied" if is_access_denied(exc) else error_code(exc)
+                check.unchecked(f"bucket {name}: cannot read its region/tags ({why})")
+                continue
             if not is_app(tags, scope.app_name):
                 continue
             stats = bucket_stats(s3, name)

@@ -46,13 +46,16 @@ DENIALS = {
 }
 
 
-def deny_service(monkeypatch: pytest.MonkeyPatch, service: str) -> None:
-    """Test double for a missing IAM permission: every request to ``service`` gets AWS's
-    canned 403 response at the HTTP layer, parsed by botocore like the real one."""
+def deny_service(monkeypatch: pytest.MonkeyPatch, service: str, url_part: str = "") -> None:
+    """Test double for a missing IAM permission: requests to ``service`` (only those whose
+    URL contains ``url_part``, if given) get AWS's canned 403 response at the HTTP layer,
+    parsed by botocore like the real one; other requests go on to moto."""
     headers, body = DENIALS[service]
     real_make_session = cli.make_session
 
-    def handler(request, **_: object) -> AWSResponse:
+    def handler(request, **_: object) -> AWSResponse | None:
+        if url_part not in request.url:
+            return None
         return AWSResponse(request.url, 403, headers, _CannedBody(body))
 
     def make_session(profile):
@@ -78,6 +81,17 @@ def test_access_denied_service_is_unchecked_not_clean(world, capsys, monkeypatch
     # The services it could read are still reported.
     kinds = {kind for kind, _ in flagged(report)}
     assert "image" in kinds and "agent-runtime" in kinds
+
+
+def test_one_unreadable_bucket_is_unchecked_and_the_rest_still_scanned(world, capsys, monkeypatch):
+    deny_service(monkeypatch, "s3", url_part=f"{world.lookalike_bucket}.s3.amazonaws.com/?tagging")
+    code, report = run_json(capsys, ["--app-dir", str(world.app_dir)])
+
+    assert code == EXIT_UNCHECKED
+    assert report["services"]["s3"]["reasons"] == [
+        f"bucket {world.lookalike_bucket}: cannot read its region/tags (access denied)"
+    ]
+    assert ("bucket", world.weights_bucket) in flagged(report)
 
 
 def test_access_denied_even_with_nothing_found_is_not_clean(mocked, tmp_path, capsys, monkeypatch):

@@ -11,7 +11,7 @@ import boto3
 import teardown_world as tw
 from conftest import flagged, run_json
 
-from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED, _scope, build_parser
+from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED, build_parser, build_scope
 from teardown.delete import delete_findings
 from teardown.inventory import run_inventory
 
@@ -98,7 +98,7 @@ def test_delete_is_idempotent_when_things_vanish_midway(world):
     """Deleting findings that are already gone (a second run, or another operator racing
     this one) counts them as done instead of failing."""
     args = build_parser().parse_args(["--app-dir", str(world.app_dir)])
-    scope = _scope(args)
+    scope = build_scope(args)
     scope.progress = lambda _message: None
     findings = run_inventory(scope).findings
 

@@ -69,6 +69,7 @@ def test_table_report_is_readable(world, capsys):
 
     assert code == EXIT_LEFTOVERS
     assert "SERVICE" in out and "EST. COST" in out
+    assert f"Image tags of this app from: {world.app_dir}/cdk.out/*.assets.json" in out
     assert world.weights_bucket in out and "BILLING" in out
     assert "3 delete markers" in out
     assert "Re-run with --delete" in out
