@@ -103,14 +103,20 @@ def _terminal(event: dict[str, Any]) -> bool:
     )
 
 
-async def invoke_http(base_url: str, payload: dict[str, Any], timeout_s: float = 120.0):
-    """POST /invocations and read the SSE stream."""
+async def invoke_http(
+    base_url: str,
+    payload: dict[str, Any],
+    timeout_s: float = 120.0,
+    client: httpx.AsyncClient | None = None,
+) -> InvocationResult:
+    """POST /invocations and read the SSE stream (httpx-sse reassembles the events)."""
+    if client is None:
+        timeout = httpx.Timeout(timeout_s, connect=10.0)
+        async with httpx.AsyncClient(timeout=timeout) as own:
+            return await invoke_http(base_url, payload, timeout_s, own)
     result = InvocationResult(mode=str(payload.get("mode", "stream")))
-    timeout = httpx.Timeout(timeout_s, connect=10.0)
-    async with (
-        httpx.AsyncClient(timeout=timeout) as client,
-        aconnect_sse(client, "POST", f"{base_url.rstrip('/')}/invocations", json=payload) as source,
-    ):
+    url = f"{base_url.rstrip('/')}/invocations"
+    async with aconnect_sse(client, "POST", url, json=payload) as source:
         source.response.raise_for_status()
         async for sse in source.aiter_sse():
             event = json.loads(sse.data)
@@ -120,7 +126,9 @@ async def invoke_http(base_url: str, payload: dict[str, Any], timeout_s: float =
     return result
 
 
-async def invoke_ws(ws_url: str, payload: dict[str, Any], timeout_s: float = 120.0):
+async def invoke_ws(
+    ws_url: str, payload: dict[str, Any], timeout_s: float = 120.0
+) -> InvocationResult:
     """Send one invocation over /ws; each `audio` header is followed by its binary frame."""
     result = InvocationResult(mode=str(payload.get("mode", "stream")))
     async with asyncio.timeout(timeout_s), connect(ws_url, max_size=None) as ws:

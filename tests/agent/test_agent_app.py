@@ -1,0 +1,129 @@
+"""The AgentCore app on a real uvicorn (loopback) with FakeTtsServer: SSE, /ws, /ping, errors,
+and caller disconnect."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+from websockets.asyncio.client import connect
+
+from tests.agent.conftest import serve_app
+from tests.agent.fake_tts import FakeTtsServer
+from voice_agent.app import create_app
+from voice_agent.client import invoke_http, invoke_ws
+from voice_agent.llm import ReplayedAnswerSource
+from voice_agent.settings import AgentSettings
+from voice_agent.tts.websocket import WebSocketTts
+
+ANSWER = "Your order shipped today. It arrives on Thursday. Anything else?"
+
+
+def make_app(tts_url: str, rate: float = 200.0):
+    return create_app(
+        AgentSettings(), ReplayedAnswerSource(ANSWER, tokens_per_s=rate), WebSocketTts(tts_url)
+    )
+
+
+def check_order(order: list[str]) -> None:
+    assert order[-1] == "done"
+    assert order.count("done") == 1 and "error" not in order
+    assert order.index("text") < order.index("sentence") < order.index("audio")
+
+
+async def test_sse_and_ws_deliver_the_same_events_and_all_audio() -> None:
+    async with FakeTtsServer() as tts, serve_app(make_app(tts.url)) as base:
+        sse = await invoke_http(base, {"prompt": "where is my order?"})
+        ws = await invoke_ws(base.replace("http", "ws") + "/ws", {"prompt": "again"})
+    check_order(sse.order)
+    check_order(ws.order)
+    assert sse.order == ws.order  # same events; /ws just carries audio as binary frames
+    assert sse.text == ws.text == ANSWER
+    assert sse.pcm() == ws.pcm()
+    assert sse.audio_bytes == tts.sessions[0].audio_bytes == sse.metrics["audio_bytes"]
+    assert ws.audio_bytes == tts.sessions[1].audio_bytes
+    assert sse.pcm()[:1] == b"{"  # PCM starting with '{' survived both encodings
+
+
+async def test_bad_payloads_get_clear_error_events() -> None:
+    async with FakeTtsServer() as tts, serve_app(make_app(tts.url)) as base:
+        for payload, needle in [
+            ({"mode": "stream"}, "'prompt' is required"),
+            ({"prompt": "x", "mode": "fast"}, "'mode' must be one of"),
+            ({"prompt": "x", "format": "ogg"}, "'format' must be one of"),
+            ({"prompt": "x", "temperature": 1}, "unknown field"),
+        ]:
+            r = await invoke_http(base, payload)
+            assert r.order == ["error"]
+            assert r.errors[0]["code"] == "bad_request" and needle in r.errors[0]["message"]
+        async with connect(base.replace("http", "ws") + "/ws") as ws:
+            await ws.send("not json")
+            event = json.loads(await ws.recv())
+            assert event["type"] == "error" and event["code"] == "bad_request"
+            await ws.send(json.dumps({"prompt": ""}))
+            assert json.loads(await ws.recv())["code"] == "bad_request"
+        async with httpx.AsyncClient() as client:
+            r = await client.post(base + "/invocations", content=b"{broken")
+            assert r.status_code == 400
+    assert tts.sessions == []  # nothing invalid reached the TTS
+
+
+async def test_ping_is_healthy_busy_while_streaming() -> None:
+    async with (
+        FakeTtsServer() as tts,
+        serve_app(make_app(tts.url, rate=40)) as base,
+        httpx.AsyncClient() as client,
+    ):
+        idle = (await client.get(base + "/ping")).json()
+        assert idle["status"] == "Healthy" and isinstance(idle["time_of_last_update"], int)
+        run = asyncio.create_task(invoke_http(base, {"prompt": "hi"}))
+        await asyncio.sleep(0.2)
+        busy = (await client.get(base + "/ping")).json()
+        result = await run
+        after = (await client.get(base + "/ping")).json()
+    assert busy["status"] == "HealthyBusy"
+    assert after["status"] == "Healthy"
+    assert result.order[-1] == "done"
+
+
+async def _wait_for_no_new_tasks(before: set[asyncio.Task], within_s: float = 5.0) -> set:
+    deadline = asyncio.get_running_loop().time() + within_s
+    while True:
+        leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        leaked.discard(asyncio.current_task())
+        if not leaked or asyncio.get_running_loop().time() > deadline:
+            return leaked
+        await asyncio.sleep(0.05)
+
+
+async def test_sse_disconnect_cancels_the_tts_session_and_leaves_no_tasks() -> None:
+    async with FakeTtsServer(synth_delay_s=0.05) as tts, serve_app(make_app(tts.url, 30)) as base:
+        await invoke_http(base, {"prompt": "warm up"})  # start lazily created helpers
+        before = asyncio.all_tasks()
+        async with (
+            httpx.AsyncClient() as client,
+            client.stream("POST", base + "/invocations", json={"prompt": "hi"}) as response,
+        ):
+            async for line in response.aiter_lines():
+                if line.startswith("data:") and '"audio"' in line:
+                    break  # leave mid-answer: the response is closed here
+        session = tts.sessions[-1]
+        await asyncio.wait_for(session.closed.wait(), 5)
+        leaked = await _wait_for_no_new_tasks(before)
+    assert not leaked, leaked
+    assert "cancel" in session.types() and "close" not in session.types()
+
+
+async def test_ws_disconnect_cancels_the_tts_session_and_leaves_no_tasks() -> None:
+    async with FakeTtsServer(synth_delay_s=0.05) as tts, serve_app(make_app(tts.url, 30)) as base:
+        before = asyncio.all_tasks()
+        async with connect(base.replace("http", "ws") + "/ws") as ws:
+            await ws.send(json.dumps({"prompt": "hi"}))
+            while not isinstance(await ws.recv(), bytes):
+                pass
+        session = tts.sessions[-1]
+        await asyncio.wait_for(session.closed.wait(), 5)
+        leaked = await _wait_for_no_new_tasks(before)
+    assert not leaked, leaked
+    assert "cancel" in session.types() and "close" not in session.types()
