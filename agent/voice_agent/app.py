@@ -18,7 +18,7 @@ from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
 from starlette.responses import StreamingResponse
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket
 
 from .events import AgentEvent, error_event, to_sse, to_ws_frames
 from .llm import TextSource, text_source_from_env
@@ -90,27 +90,43 @@ def create_app(
 
 
 async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSettings) -> None:
-    """One invocation per JSON text message, answered in order; closing the socket cancels."""
+    """One invocation per JSON message, answered in order. During a run, `{"type": "cancel"}`
+    stops it (barge-in) and closing the socket cancels it."""
     while True:
         try:
-            message = await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+            message = await websocket.receive()
+        except RuntimeError:  # already disconnected
+            return
+        if message["type"] == "websocket.disconnect":
             return
         try:
-            inv = parse_invocation(json.loads(message), settings.default_voice)
-        except ValueError as exc:  # PayloadError and JSONDecodeError
+            inv = parse_invocation(json.loads(_message_text(message)), settings.default_voice)
+        except ValueError as exc:  # PayloadError, JSONDecodeError, UnicodeDecodeError
             await websocket.send_text(json.dumps(error_event("bad_request", str(exc))))
             continue
         run = asyncio.create_task(_relay(websocket, tracked(inv)))
-        watcher = asyncio.create_task(_wait_disconnect(websocket))
+        watcher = asyncio.create_task(_watch_caller(websocket))
         try:
-            done, _ = await asyncio.wait({run, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({run, watcher}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in (run, watcher):
                 task.cancel()
             await asyncio.gather(run, watcher, return_exceptions=True)
-        if watcher in done or websocket.client_state != WebSocketState.CONNECTED:
+        if watcher.cancelled():
+            continue  # the run finished first
+        if watcher.exception() is not None or watcher.result() == "disconnect":
             return
+        if not run.cancelled() and run.exception() is None:
+            continue  # finished anyway; the late cancel has nothing to stop
+        await websocket.send_text(
+            json.dumps(error_event("cancelled", "invocation cancelled by the caller"))
+        )
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    if message.get("text") is not None:
+        return str(message["text"])
+    return bytes(message.get("bytes") or b"").decode("utf-8")
 
 
 async def _relay(websocket: WebSocket, events: AsyncIterator[AgentEvent]) -> None:
@@ -125,12 +141,18 @@ async def _relay(websocket: WebSocket, events: AsyncIterator[AgentEvent]) -> Non
         await events.aclose()  # type: ignore[attr-defined]
 
 
-async def _wait_disconnect(websocket: WebSocket) -> None:
-    """Returns when the caller disconnects; messages during a run are answered `busy`."""
+async def _watch_caller(websocket: WebSocket) -> str:
+    """'disconnect' or 'cancel'; other messages during a run are answered `busy`."""
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
-            return
+            return "disconnect"
+        try:
+            request = json.loads(_message_text(message))
+        except ValueError:
+            request = None
+        if isinstance(request, dict) and request.get("type") == "cancel":
+            return "cancel"
         await websocket.send_text(
             json.dumps(error_event("busy", "one invocation at a time per connection", fatal=False))
         )

@@ -20,9 +20,12 @@ from voice_agent.tts.websocket import WebSocketTts
 ANSWER = "Your order shipped today. It arrives on Thursday. Anything else?"
 
 
-def make_app(tts_url: str, rate: float = 200.0):
+LONG = "Hi. " + "More words keep coming. " * 40  # seconds of text after the first sentence
+
+
+def make_app(tts_url: str, rate: float = 200.0, answer: str = ANSWER):
     return create_app(
-        AgentSettings(), ReplayedAnswerSource(ANSWER, tokens_per_s=rate), WebSocketTts(tts_url)
+        AgentSettings(), ReplayedAnswerSource(answer, tokens_per_s=rate), WebSocketTts(tts_url)
     )
 
 
@@ -98,8 +101,10 @@ async def _wait_for_no_new_tasks(before: set[asyncio.Task], within_s: float = 5.
 
 
 async def test_sse_disconnect_cancels_the_tts_session_and_leaves_no_tasks() -> None:
-    async with FakeTtsServer(synth_delay_s=0.05) as tts, serve_app(make_app(tts.url, 30)) as base:
-        await invoke_http(base, {"prompt": "warm up"})  # start lazily created helpers
+    async with (
+        FakeTtsServer(synth_delay_s=0.05) as tts,
+        serve_app(make_app(tts.url, 20, LONG)) as base,
+    ):
         before = asyncio.all_tasks()
         async with (
             httpx.AsyncClient() as client,
@@ -110,13 +115,16 @@ async def test_sse_disconnect_cancels_the_tts_session_and_leaves_no_tasks() -> N
                     break  # leave mid-answer: the response is closed here
         session = tts.sessions[-1]
         await asyncio.wait_for(session.closed.wait(), 5)
-        leaked = await _wait_for_no_new_tasks(before)
+        leaked = await _wait_for_no_new_tasks(before, within_s=2.0)
     assert not leaked, leaked
     assert "cancel" in session.types() and "close" not in session.types()
 
 
 async def test_ws_disconnect_cancels_the_tts_session_and_leaves_no_tasks() -> None:
-    async with FakeTtsServer(synth_delay_s=0.05) as tts, serve_app(make_app(tts.url, 30)) as base:
+    async with (
+        FakeTtsServer(synth_delay_s=0.05) as tts,
+        serve_app(make_app(tts.url, 20, LONG)) as base,
+    ):
         before = asyncio.all_tasks()
         async with connect(base.replace("http", "ws") + "/ws") as ws:
             await ws.send(json.dumps({"prompt": "hi"}))
@@ -124,6 +132,42 @@ async def test_ws_disconnect_cancels_the_tts_session_and_leaves_no_tasks() -> No
                 pass
         session = tts.sessions[-1]
         await asyncio.wait_for(session.closed.wait(), 5)
-        leaked = await _wait_for_no_new_tasks(before)
+        leaked = await _wait_for_no_new_tasks(before, within_s=2.0)
     assert not leaked, leaked
     assert "cancel" in session.types() and "close" not in session.types()
+
+
+async def test_ws_cancel_message_stops_the_run_and_the_connection_goes_on() -> None:
+    async with (
+        FakeTtsServer(synth_delay_s=0.05) as tts,
+        serve_app(make_app(tts.url, 100, LONG)) as base,
+        connect(base.replace("http", "ws") + "/ws") as ws,
+    ):
+        await ws.send(json.dumps({"prompt": "hi"}).encode())  # binary JSON is accepted too
+        await ws.send(json.dumps({"prompt": "second while busy"}))
+        frames = []
+        while True:
+            frame = await ws.recv()
+            if isinstance(frame, bytes):
+                break
+            frames.append(json.loads(frame))
+        await ws.send(json.dumps({"type": "cancel"}))
+        while True:
+            frame = await ws.recv()
+            if isinstance(frame, str) and json.loads(frame)["type"] == "error":
+                event = json.loads(frame)
+                if event["code"] == "cancelled":
+                    break
+        assert event["fatal"] is True
+        # The same connection takes the next invocation.
+        await ws.send(json.dumps({"prompt": "after cancel"}))
+        last = None
+        while last is None or last["type"] not in ("done", "error"):
+            frame = await ws.recv()
+            if isinstance(frame, str):
+                last = json.loads(frame)
+        assert last["type"] == "done"
+    busy = [f for f in frames if f["type"] == "error"]
+    assert busy and busy[0]["code"] == "busy" and busy[0]["fatal"] is False
+    assert "cancel" in tts.sessions[0].types() and "close" not in tts.sessions[0].types()
+    assert tts.sessions[1].types()[-1] == "close"

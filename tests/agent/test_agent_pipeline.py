@@ -14,6 +14,7 @@ from voice_agent.speakable import speakable
 from voice_agent.tts.websocket import WebSocketTts
 
 ANSWER = "**Sure.** Your order shipped today. It arrives on Thursday! Anything else?"
+LONG = "Hi. " + "More words keep coming. " * 40  # seconds of text after the first sentence
 
 
 def kinds(events: list) -> list[str]:
@@ -118,15 +119,15 @@ async def test_unreachable_tts_is_a_clear_error() -> None:
 async def test_closing_the_stream_cancels_tts_and_leaves_no_tasks() -> None:
     async with FakeTtsServer(synth_delay_s=0.05) as tts:
         before = asyncio.all_tasks()
-        pipeline = VoicePipeline(ReplayedAnswerSource(ANSWER, 50), WebSocketTts(tts.url))
+        pipeline = VoicePipeline(ReplayedAnswerSource(LONG, 20), WebSocketTts(tts.url))
         stream = pipeline.run(Invocation(prompt="hi"))
         async for event in stream:
             if isinstance(event, AudioEvent):
                 break
         await stream.aclose()  # the caller went away mid-answer
-        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
-        await asyncio.sleep(0.05)
+        # Nothing is left at once: the LLM would otherwise go on for seconds.
         leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
         leaked.discard(asyncio.current_task())
         assert not leaked, leaked
     types = tts.sessions[0].types()
@@ -136,7 +137,7 @@ async def test_closing_the_stream_cancels_tts_and_leaves_no_tasks() -> None:
 async def test_cancelling_the_consumer_task_cleans_up_too() -> None:
     async with FakeTtsServer(synth_delay_s=0.05) as tts:
         before = asyncio.all_tasks()
-        pipeline = VoicePipeline(ReplayedAnswerSource(ANSWER, 20), WebSocketTts(tts.url))
+        pipeline = VoicePipeline(ReplayedAnswerSource(LONG, 20), WebSocketTts(tts.url))
         first_text = asyncio.Event()
 
         async def consume() -> None:
@@ -148,9 +149,8 @@ async def test_cancelling_the_consumer_task_cleans_up_too() -> None:
         await asyncio.wait_for(first_text.wait(), 5)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
-        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
-        await asyncio.sleep(0.05)
         leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
         leaked.discard(asyncio.current_task())
         assert not leaked, leaked
     assert "cancel" in tts.sessions[0].types()
