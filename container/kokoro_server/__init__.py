@@ -1,0 +1,1 @@
+"""Kokoro-82M text-to-speech server for SageMaker bidirectional streaming endpoints."""

@@ -1,0 +1,186 @@
+"""HTTP and WebSocket routes of the SageMaker container (the fixed contract in DESIGN.md).
+
+- GET  /ping                               200 once the model loaded and warmed up, else 503
+- POST /invocations                        one-shot synthesis: JSON in, audio out
+- WS   /invocations-bidirectional-stream   session protocol v1 (see session.py)
+
+Handlers only translate between HTTP/WebSocket and the session/synthesis objects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import audio, protocol
+from .config import Settings
+from .engine import SAMPLE_RATE, UnknownVoiceError
+from .logs import fields
+from .protocol import ProtocolError
+from .segmenter import SentenceSegmenter
+from .session import Session, TransportClosed
+from .synthesis import SynthesisService
+
+log = logging.getLogger("kokoro.app")
+
+MAX_BODY_BYTES = 256 * 1024
+
+
+class StarletteTransport:
+    """Adapts a Starlette WebSocket to the session's Transport protocol."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+
+    async def receive(self) -> str | bytes:
+        try:
+            message = await self.websocket.receive()
+        except (WebSocketDisconnect, RuntimeError) as exc:
+            raise TransportClosed(str(exc)) from exc
+        if message["type"] == "websocket.disconnect":
+            raise TransportClosed(f"client closed ({message.get('code')})")
+        if message.get("text") is not None:
+            return message["text"]
+        return message.get("bytes") or b""
+
+    async def send_text(self, data: str) -> None:
+        await self.websocket.send_text(data)
+
+    async def send_bytes(self, data: bytes) -> None:
+        await self.websocket.send_bytes(data)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        with contextlib.suppress(Exception):  # already closed by the peer
+            await self.websocket.close(code, reason)
+
+
+def _error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(
+    settings: Settings | None = None, service: SynthesisService | None = None
+) -> Starlette:
+    settings = settings or Settings.from_env()
+    owns_service = service is None  # tests share one loaded model between several apps
+    service = service or SynthesisService(settings)
+    active_sessions: set[Session] = set()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if service.state == "loading":
+            service.start_loading()
+        yield
+        if owns_service:
+            service.shutdown()
+
+    async def ping(request: Request) -> Response:
+        # Answers from state alone: never waits on the model.
+        if service.ready:
+            return JSONResponse({"status": "healthy", "sessions": len(active_sessions)})
+        body: dict[str, Any] = {"status": service.state}
+        if service.failure:
+            body["error"] = service.failure
+        return JSONResponse(body, status_code=503)
+
+    async def invocations(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            return _error_response(413, "frame_too_large", f"body exceeds {MAX_BODY_BYTES} bytes")
+        try:
+            obj = protocol.decode_frame(body, MAX_BODY_BYTES)
+            text = obj.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise ProtocolError("missing_text", "body needs a non-empty 'text' string")
+            if len(text) > settings.max_text_chars:
+                raise ProtocolError(
+                    "text_too_long", f"text of {len(text)} chars exceeds {settings.max_text_chars}"
+                )
+            start = protocol.parse_message({**obj, "type": "start"}, settings.max_text_chars)
+        except ProtocolError as exc:
+            return _error_response(400, exc.code, exc.message)
+        if not service.ready:
+            return _error_response(503, "not_ready", f"model is {service.state}")
+        engine = service.engine
+        assert engine is not None
+        voice = start.options.voice or engine.default_voice
+        try:
+            engine.check_voice(voice)
+        except UnknownVoiceError as exc:
+            return _error_response(400, "unknown_voice", str(exc))
+        fmt = start.options.format or "wav"
+        rate = start.options.sample_rate or SAMPLE_RATE
+        speed = start.options.speed or 1.0
+        # Sentence by sentence, like the stream, so no chunk exceeds the phoneme limit.
+        segmenter = SentenceSegmenter(first_clause=False, max_chars=settings.max_segment_chars)
+        pieces = segmenter.feed(text) + segmenter.flush()
+        try:
+            pcm_parts = [await service.synthesize(p, voice, speed, "pcm", rate) for p in pieces]
+        except Exception as exc:
+            log.exception("one-shot synthesis failed")
+            return _error_response(500, "internal", f"synthesis failed: {type(exc).__name__}")
+        pcm = b"".join(part.data for part in pcm_parts)
+        data = (
+            pcm
+            if fmt == "pcm"
+            else (audio.wav_bytes if fmt == "wav" else audio.mp3_bytes)(pcm, rate)
+        )
+        headers = {
+            "X-Sample-Rate": str(rate),
+            "X-Audio-Duration-S": f"{sum(p.duration_s for p in pcm_parts):.3f}",
+            "X-Sentences": str(len(pieces)),
+        }
+        return Response(data, media_type=audio.CONTENT_TYPES[fmt], headers=headers)
+
+    async def bidirectional(websocket: WebSocket) -> None:
+        await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms
+        transport = StarletteTransport(websocket)
+        if len(active_sessions) >= settings.max_sessions:
+            await websocket.send_text(
+                protocol.error(
+                    "busy",
+                    f"server at its limit of {settings.max_sessions} sessions; retry later",
+                    fatal=True,
+                )
+            )
+            await transport.close(1013, "busy")
+            log.warning("session refused", **fields(reason="busy", active=len(active_sessions)))
+            return
+        try:
+            engine = await service.wait_ready()
+        except RuntimeError as exc:
+            await websocket.send_text(protocol.error("not_ready", str(exc), fatal=True))
+            await transport.close(1011, "model unavailable")
+            return
+        session = Session(transport, service, settings, engine.default_voice)
+        active_sessions.add(session)
+        try:
+            await session.run()
+        except Exception:
+            log.exception("session crashed", **fields(session=session.id))
+            with contextlib.suppress(Exception):
+                await websocket.send_text(protocol.error("internal", "server error", fatal=True))
+            await transport.close(1011, "internal error")
+        finally:
+            active_sessions.discard(session)
+
+    app = Starlette(
+        routes=[
+            Route("/ping", ping, methods=["GET"]),
+            Route("/invocations", invocations, methods=["POST"]),
+            WebSocketRoute("/invocations-bidirectional-stream", bidirectional),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+    app.state.active_sessions = active_sessions
+    return app

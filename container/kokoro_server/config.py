@@ -1,0 +1,89 @@
+"""Server settings, read once from environment variables (SageMaker passes the model's env)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def _env_str(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything tunable about the server. Defaults suit one SageMaker GPU instance."""
+
+    host: str = "0.0.0.0"  # noqa: S104 - SageMaker's contract: the container listens on 0.0.0.0:8080
+    port: int = 8080
+    # Where the weights are: /opt/ml/model on SageMaker; empty means "find local weights".
+    model_dir: str = ""
+    model_file: str = ""  # an .onnx file name inside model_dir; empty picks the only/preferred one
+    default_voice: str = ""  # empty: the first voice of the voice file
+    language: str = "en-us"  # espeak-ng language for phonemization
+    # ONNX Runtime: "auto" uses CUDA when the GPU build and a device are there.
+    provider: str = "auto"
+    intra_op_threads: int = 0  # 0: ONNX Runtime's default (all cores)
+    cudnn_conv_algo_search: str = "HEURISTIC"  # EXHAUSTIVE re-tunes on every new input length
+    ort_log_level: int = 3  # 1 (info) shows the Memcpy nodes the CUDA provider inserts
+    synth_workers: int = 1  # parallel synthesis threads shared by all sessions
+    # Protocol limits.
+    max_frame_bytes: int = 64 * 1024
+    max_text_chars: int = 10_000  # one text message
+    max_buffered_chars: int = 20_000  # unsentenced text held per session
+    max_queued_sentences: int = 64  # sentences waiting for synthesis per session
+    max_sessions: int = 32  # admission control: beyond this, new sessions get `busy`
+    idle_timeout_s: float = 300.0
+    audio_frame_bytes: int = 16 * 1024  # binary frame size for audio
+    max_segment_chars: int = 250  # segmenter split length, well under 510 phonemes
+    first_clause_min_chars: int = 20
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            host=_env_str("KOKORO_HOST", cls.host),
+            port=_env_int("KOKORO_PORT", cls.port),
+            model_dir=os.environ.get("KOKORO_MODEL_DIR", ""),
+            model_file=os.environ.get("KOKORO_MODEL_FILE", ""),
+            default_voice=os.environ.get("KOKORO_VOICE", ""),
+            language=_env_str("KOKORO_LANGUAGE", cls.language),
+            provider=_env_str("KOKORO_PROVIDER", cls.provider),
+            intra_op_threads=_env_int("KOKORO_INTRA_OP_THREADS", cls.intra_op_threads),
+            cudnn_conv_algo_search=_env_str(
+                "KOKORO_CUDNN_CONV_ALGO_SEARCH", cls.cudnn_conv_algo_search
+            ),
+            ort_log_level=_env_int("KOKORO_ORT_LOG_LEVEL", cls.ort_log_level),
+            synth_workers=_env_int("KOKORO_SYNTH_WORKERS", cls.synth_workers),
+            max_frame_bytes=_env_int("KOKORO_MAX_FRAME_BYTES", cls.max_frame_bytes),
+            max_text_chars=_env_int("KOKORO_MAX_TEXT_CHARS", cls.max_text_chars),
+            max_buffered_chars=_env_int("KOKORO_MAX_BUFFERED_CHARS", cls.max_buffered_chars),
+            max_queued_sentences=_env_int("KOKORO_MAX_QUEUED_SENTENCES", cls.max_queued_sentences),
+            max_sessions=_env_int("KOKORO_MAX_SESSIONS", cls.max_sessions),
+            idle_timeout_s=_env_float("KOKORO_IDLE_TIMEOUT_S", cls.idle_timeout_s),
+            audio_frame_bytes=_env_int("KOKORO_AUDIO_FRAME_BYTES", cls.audio_frame_bytes),
+            max_segment_chars=_env_int("KOKORO_MAX_SEGMENT_CHARS", cls.max_segment_chars),
+            first_clause_min_chars=_env_int(
+                "KOKORO_FIRST_CLAUSE_MIN_CHARS", cls.first_clause_min_chars
+            ),
+        )

@@ -1,0 +1,144 @@
+"""Session protocol v1: parsing and validating client frames, building server messages.
+
+Pure functions with no I/O, so every rule is testable on its own. See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .audio import FORMATS, SAMPLE_RATES
+from .engine import MAX_SPEED, MIN_SPEED
+
+CLIENT_TYPES = ("start", "text", "flush", "cancel", "close")
+
+
+class ProtocolError(Exception):
+    """A client mistake: reported as an `error` message, never fatal to the server."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Options:
+    """Synthesis options; None means "inherit the session default"."""
+
+    voice: str | None = None
+    speed: float | None = None
+    format: str | None = None
+    sample_rate: int | None = None
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    type: str  # one of CLIENT_TYPES, or "utterance" (a bare {"text": ...} frame)
+    text: str = ""
+    options: Options = Options()
+    request_id: str | None = None
+
+
+def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
+    """Text or binary frame -> JSON object. SageMaker delivers client payloads as binary."""
+    size = len(payload.encode("utf-8")) if isinstance(payload, str) else len(payload)
+    if size > max_bytes:
+        raise ProtocolError("frame_too_large", f"frame of {size} bytes exceeds {max_bytes}")
+    if isinstance(payload, bytes):
+        try:
+            payload = payload.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError("invalid_json", f"binary frame is not UTF-8: {exc}") from exc
+    try:
+        obj = json.loads(payload)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ProtocolError("invalid_json", f"frame is not valid JSON: {exc}") from exc
+    if not isinstance(obj, dict):
+        raise ProtocolError("invalid_json", "frame must be a JSON object")
+    return obj
+
+
+def _voice(obj: dict[str, Any]) -> str | None:
+    voice = obj.get("voice")
+    if voice is None:
+        return None
+    if not isinstance(voice, str) or not voice:
+        raise ProtocolError("bad_parameter", "voice must be a non-empty string")
+    return voice
+
+
+def _speed(obj: dict[str, Any]) -> float | None:
+    speed = obj.get("speed")
+    if speed is None:
+        return None
+    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed):
+        raise ProtocolError("bad_parameter", "speed must be a number")
+    if not MIN_SPEED <= speed <= MAX_SPEED:
+        raise ProtocolError("bad_parameter", f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
+    return float(speed)
+
+
+def _format(obj: dict[str, Any]) -> str | None:
+    fmt = obj.get("format")
+    if fmt is None:
+        return None
+    if fmt not in FORMATS:
+        raise ProtocolError("bad_parameter", f"format must be one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def _sample_rate(obj: dict[str, Any]) -> int | None:
+    rate = obj.get("sample_rate")
+    if rate is None:
+        return None
+    if isinstance(rate, bool) or rate not in SAMPLE_RATES:
+        allowed = ", ".join(str(r) for r in SAMPLE_RATES)
+        raise ProtocolError("bad_parameter", f"sample_rate must be one of {allowed}")
+    return int(rate)
+
+
+def _text(obj: dict[str, Any], max_chars: int) -> str:
+    if "text" not in obj:
+        raise ProtocolError("missing_text", "a text message needs a 'text' field")
+    text = obj["text"]
+    if not isinstance(text, str):
+        raise ProtocolError("missing_text", "'text' must be a string")
+    if len(text) > max_chars:
+        raise ProtocolError("text_too_long", f"text of {len(text)} chars exceeds {max_chars}")
+    return text
+
+
+def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
+    """Validate a decoded frame. Raises ProtocolError with the DESIGN.md error codes."""
+    kind = obj.get("type")
+    if kind is None:
+        if "text" not in obj:
+            raise ProtocolError("unknown_type", "frame has neither 'type' nor 'text'")
+        kind = "utterance"
+    elif not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+
+    if kind == "start":
+        request_id = obj.get("request_id")
+        if request_id is not None and not isinstance(request_id, str | int):
+            raise ProtocolError("bad_parameter", "request_id must be a string")
+        options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
+        rid = None if request_id is None else str(request_id)[:128]
+        return ClientMessage("start", options=options, request_id=rid)
+    if kind in ("text", "utterance"):
+        text = _text(obj, max_text_chars)
+        return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))
+    return ClientMessage(kind)
+
+
+def message(kind: str, **fields: Any) -> str:
+    """A server control message as the JSON text of one text frame."""
+    return json.dumps({"type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+
+
+def error(code: str, text: str, fatal: bool = False) -> str:
+    return message("error", code=code, message=text, fatal=fatal)

@@ -1,0 +1,51 @@
+"""`serve`: start the server with uvicorn (SageMaker runs `docker run IMAGE serve`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+import uvicorn
+
+from . import logs
+from .app import create_app
+from .config import Settings
+
+log = logging.getLogger("kokoro.serve")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    # SageMaker passes "serve" as the first argument; the ENTRYPOINT is already `serve`.
+    if argv and argv[0] == "serve":
+        argv = argv[1:]
+    parser = argparse.ArgumentParser(prog="serve", description="Kokoro-82M TTS server")
+    parser.add_argument("--host", help="bind address (default KOKORO_HOST or 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port (default KOKORO_PORT or 8080)")
+    parser.add_argument("--log-level", default="INFO")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    logs.configure(args.log_level.upper())
+    settings = Settings.from_env()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    log.info("starting", extra={"fields": {"host": host, "port": port}})
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=None,  # keep our JSON logs
+        access_log=False,
+        ws="websockets-sansio",
+        ws_max_size=settings.max_frame_bytes * 4,  # oversize frames get a protocol error first
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_keep_alive=75,  # longer than typical load balancer idle timeouts
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,380 @@
+"""One bidirectional TTS session: protocol v1 over any message transport.
+
+Three concurrent stages, joined by queues, so no stage waits on another's slow work:
+
+    receive -> (segmenter) -> inbox -> synthesize -> outbox -> send
+
+- receive: parses frames, answers bad ones with non-fatal errors, feeds text to the segmenter
+  and queues each sentence the moment it is complete.
+- synthesize: runs the model off the event loop, one sentence at a time, in order.
+- send: writes `sentence_start`, the audio frames and `synthesis_complete` for each sentence,
+  and `flushed` / `session_end` at their place in the order.
+
+Barge-in uses a generation counter. `cancel` bumps it under the send lock, so every item of an
+older generation is dropped wherever it is, and the sender, which checks the generation under
+the same lock before every frame, can never write audio of a dropped sentence after
+`cancelled`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from . import protocol
+from .config import Settings
+from .engine import SAMPLE_RATE, UnknownVoiceError
+from .logs import fields
+from .protocol import ClientMessage, Options, ProtocolError
+from .segmenter import SentenceSegmenter
+from .synthesis import SynthesisService, Synthesized
+
+log = logging.getLogger("kokoro.session")
+
+
+class TransportClosed(Exception):
+    """The peer went away (or the socket failed): the session ends without more output."""
+
+
+class Transport(Protocol):
+    async def receive(self) -> str | bytes: ...  # raises TransportClosed
+    async def send_text(self, data: str) -> None: ...
+    async def send_bytes(self, data: bytes) -> None: ...
+    async def close(self, code: int = 1000, reason: str = "") -> None: ...
+
+
+@dataclass
+class _Sentence:
+    text: str
+    voice: str
+    speed: float
+    format: str
+    sample_rate: int
+    generation: int
+    queued_at: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class _Marker:
+    kind: Literal["flush", "close"]
+    generation: int
+
+
+@dataclass
+class _Failed:
+    code: str
+    message: str
+
+
+_Work = _Sentence | _Marker
+_Done = tuple[_Sentence, Synthesized | _Failed] | tuple[_Marker, None]
+
+
+class Session:
+    def __init__(
+        self,
+        transport: Transport,
+        service: SynthesisService,
+        settings: Settings,
+        default_voice: str,
+    ) -> None:
+        self.transport = transport
+        self.service = service
+        self.settings = settings
+        self.id = uuid.uuid4().hex[:12]
+        self.request_id: str | None = None
+        self.defaults = Options(
+            voice=default_voice, speed=1.0, format="pcm", sample_rate=SAMPLE_RATE
+        )
+        self.segmenter = SentenceSegmenter(
+            first_clause=True,
+            first_clause_min_chars=settings.first_clause_min_chars,
+            max_chars=settings.max_segment_chars,
+        )
+        # Options of the last text message, for the tail that a flush releases.
+        self.tail_options: Options | None = None
+        self.generation = 0
+        self.pending = 0  # accepted sentences of this generation not yet fully sent
+        self.inbox: asyncio.Queue[_Work] = asyncio.Queue()
+        # Small: synthesis runs at most one sentence ahead of the sender.
+        self.outbox: asyncio.Queue[_Done] = asyncio.Queue(maxsize=2)
+        self.send_lock = asyncio.Lock()
+        self.next_index = 0
+        self.audio_s = 0.0
+        self.started_at = time.perf_counter()
+
+    # ---- public -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve the session until `close` completes, the peer leaves, or it idles out."""
+        self._log("session start")
+        try:
+            async with asyncio.TaskGroup() as group:
+                group.create_task(self._receive_stage(), name=f"recv-{self.id}")
+                group.create_task(self._synthesize_stage(), name=f"synth-{self.id}")
+                group.create_task(self._send_stage(), name=f"send-{self.id}")
+        except* TransportClosed:
+            self.generation += 1  # whatever is still in a worker thread gets discarded
+        finally:
+            self._log(
+                "session end",
+                sentences=self.next_index,
+                audio_s=round(self.audio_s, 3),
+                seconds=round(time.perf_counter() - self.started_at, 3),
+            )
+
+    # ---- receive ------------------------------------------------------------------------
+
+    async def _receive_stage(self) -> None:
+        while True:
+            payload = await self._receive_or_idle()
+            try:
+                obj = protocol.decode_frame(payload, self.settings.max_frame_bytes)
+                msg = protocol.parse_message(obj, self.settings.max_text_chars)
+                closing = await self._handle(msg)
+            except ProtocolError as exc:
+                await self._send_control(protocol.error(exc.code, exc.message))
+                continue
+            if closing:
+                return
+
+    async def _receive_or_idle(self) -> str | bytes:
+        while True:
+            try:
+                return await asyncio.wait_for(
+                    self.transport.receive(), timeout=self.settings.idle_timeout_s
+                )
+            except TimeoutError:
+                if self.pending or not self.inbox.empty():
+                    continue  # audio still on its way: the client is listening, not idle
+                await self._send_control(
+                    protocol.error(
+                        "idle_timeout",
+                        f"no message for {self.settings.idle_timeout_s:g} s; session closed",
+                        fatal=True,
+                    )
+                )
+                await self.transport.close(1000, "idle timeout")
+                raise TransportClosed("idle timeout") from None
+
+    async def _handle(self, msg: ClientMessage) -> bool:
+        """Apply one valid message. Returns True once the session is closing."""
+        if msg.type == "start":
+            await self._check_voice(msg.options.voice)
+            self.defaults = _merge(self.defaults, msg.options)
+            self.request_id = msg.request_id or self.request_id
+            return False
+        if msg.type in ("text", "utterance"):
+            await self._accept_text(msg)
+            if msg.type == "utterance":
+                self._enqueue_flush()
+            return False
+        if msg.type == "flush":
+            self._enqueue_flush()
+            return False
+        if msg.type == "cancel":
+            await self._cancel()
+            return False
+        # close: everything buffered is synthesized and sent, then session_end.
+        self._enqueue_flush(marker="close")
+        return True
+
+    async def _accept_text(self, msg: ClientMessage) -> None:
+        await self._check_voice(msg.options.voice)
+        buffered = self.segmenter.buffered_chars + len(msg.text)
+        if buffered > self.settings.max_buffered_chars:
+            raise ProtocolError(
+                "text_too_long",
+                f"{buffered} unsentenced chars would exceed {self.settings.max_buffered_chars}; "
+                "send sentence punctuation or a flush",
+            )
+        if self.pending >= self.settings.max_queued_sentences:
+            raise ProtocolError(
+                "queue_full",
+                f"{self.pending} sentences already queued (limit "
+                f"{self.settings.max_queued_sentences}); wait for audio before sending more",
+            )
+        # A sentence is spoken with the voice and speed of the message that completed it.
+        options = _merge(self.defaults, msg.options)
+        for piece in self.segmenter.feed(msg.text):
+            self._enqueue_sentence(piece, options)
+        self.tail_options = options
+
+    async def _check_voice(self, voice: str | None) -> None:
+        if voice is None:
+            return
+        engine = await self.service.wait_ready()
+        try:
+            engine.check_voice(voice)
+        except UnknownVoiceError as exc:
+            raise ProtocolError("unknown_voice", str(exc)) from exc
+
+    def _enqueue_sentence(self, text: str, options: Options) -> None:
+        assert options.voice and options.speed and options.format and options.sample_rate
+        self.pending += 1
+        self.inbox.put_nowait(
+            _Sentence(
+                text,
+                options.voice,
+                options.speed,
+                options.format,
+                options.sample_rate,
+                self.generation,
+            )
+        )
+
+    def _enqueue_flush(self, marker: Literal["flush", "close"] = "flush") -> None:
+        options = self.tail_options or self.defaults
+        for piece in self.segmenter.flush():
+            self._enqueue_sentence(piece, options)
+        self.tail_options = None
+        self.inbox.put_nowait(_Marker(marker, self.generation))
+
+    async def _cancel(self) -> None:
+        async with self.send_lock:
+            self.segmenter.reset()
+            self.tail_options = None
+            dropped = self.pending
+            self.pending = 0
+            self.generation += 1
+            await self._write_text(protocol.message("cancelled", dropped=dropped))
+        self._log("cancelled", dropped=dropped)
+
+    # ---- synthesize ---------------------------------------------------------------------
+
+    async def _synthesize_stage(self) -> None:
+        while True:
+            item = await self.inbox.get()
+            if item.generation != self.generation:
+                continue  # dropped by a cancel
+            if isinstance(item, _Marker):
+                await self.outbox.put((item, None))
+                if item.kind == "close":
+                    return
+                continue
+            result: Synthesized | _Failed
+            try:
+                result = await self.service.synthesize(
+                    item.text, item.voice, item.speed, item.format, item.sample_rate
+                )
+            except UnknownVoiceError as exc:
+                result = _Failed("unknown_voice", str(exc))
+            except Exception as exc:
+                log.exception("synthesis failed", **fields(session=self.id, text=item.text[:80]))
+                result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")
+            if item.generation == self.generation:
+                await self.outbox.put((item, result))
+
+    # ---- send ---------------------------------------------------------------------------
+
+    async def _send_stage(self) -> None:
+        while True:
+            item, result = await self.outbox.get()
+            if isinstance(item, _Marker):
+                if item.kind == "flush":
+                    await self._send_control(protocol.message("flushed"), item.generation)
+                    continue
+                await self._send_control(
+                    protocol.message(
+                        "session_end", sentences=self.next_index, audio_s=round(self.audio_s, 3)
+                    )
+                )
+                await self.transport.close(1000, "session end")
+                return
+            assert result is not None
+            if isinstance(result, _Failed):
+                async with self.send_lock:
+                    if item.generation == self.generation:
+                        self.pending -= 1
+                        await self._write_text(protocol.error(result.code, result.message))
+                continue
+            await self._send_sentence(item, result)
+
+    async def _send_sentence(self, item: _Sentence, result: Synthesized) -> None:
+        async with self.send_lock:
+            if item.generation != self.generation:
+                return
+            index = self.next_index
+            self.next_index += 1
+            await self._write_text(
+                protocol.message(
+                    "sentence_start",
+                    index=index,
+                    text=item.text,
+                    format=item.format,
+                    sample_rate=item.sample_rate,
+                )
+            )
+        first_byte_at: float | None = None
+        step = self.settings.audio_frame_bytes
+        for offset in range(0, len(result.data), step):
+            # The lock is taken per frame so a cancel can cut in between frames.
+            async with self.send_lock:
+                if item.generation != self.generation:
+                    return
+                await self._write_bytes(result.data[offset : offset + step])
+            first_byte_at = first_byte_at or time.perf_counter()
+        async with self.send_lock:
+            if item.generation != self.generation:
+                return
+            self.pending -= 1
+            self.audio_s += result.duration_s
+            await self._write_text(
+                protocol.message(
+                    "synthesis_complete",
+                    index=index,
+                    audio_bytes=len(result.data),
+                    duration_s=result.duration_s,
+                    synth_ms=result.synth_ms,
+                )
+            )
+        now = time.perf_counter()
+        self._log(
+            "sentence sent",
+            index=index,
+            chars=len(item.text),
+            queue_to_first_byte_ms=round(((first_byte_at or now) - item.queued_at) * 1000, 1),
+            synth_ms=result.synth_ms,
+            encode_ms=result.encode_ms,
+            audio_s=result.duration_s,
+            bytes=len(result.data),
+        )
+
+    # ---- writing ------------------------------------------------------------------------
+
+    async def _send_control(self, text: str, generation: int | None = None) -> None:
+        async with self.send_lock:
+            if generation is None or generation == self.generation:
+                await self._write_text(text)
+
+    async def _write_text(self, text: str) -> None:
+        try:
+            await self.transport.send_text(text)
+        except TransportClosed:
+            raise
+        except Exception as exc:  # the socket died under us
+            raise TransportClosed(str(exc)) from exc
+
+    async def _write_bytes(self, data: bytes) -> None:
+        try:
+            await self.transport.send_bytes(data)
+        except TransportClosed:
+            raise
+        except Exception as exc:
+            raise TransportClosed(str(exc)) from exc
+
+    def _log(self, msg: str, **values: object) -> None:
+        log.info(msg, **fields(session=self.id, request_id=self.request_id, **values))
+
+
+def _merge(base: Options, override: Options) -> Options:
+    return Options(
+        voice=override.voice or base.voice,
+        speed=override.speed if override.speed is not None else base.speed,
+        format=override.format or base.format,
+        sample_rate=override.sample_rate or base.sample_rate,
+    )

@@ -1,0 +1,111 @@
+"""The synthesis service: loads the engine in the background and runs synthesis off the loop.
+
+`/ping` reports healthy only after the model loaded and a warm-up synthesis succeeded.
+Inference and encoding run in a small thread pool shared by all sessions, so the event loop
+(pings, WebSocket accepts, other sessions' sends) never waits on the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from . import audio
+from .config import Settings
+from .engine import KokoroEngine
+from .logs import fields
+from .model_files import locate
+from .phonemes import Phonemizer
+
+log = logging.getLogger("kokoro.synthesis")
+
+WARM_UP_TEXT = "Hello, this is a warm-up sentence."
+
+
+@dataclass(frozen=True)
+class Synthesized:
+    data: bytes  # encoded audio (pcm, wav or mp3)
+    duration_s: float
+    synth_ms: float  # model time
+    encode_ms: float
+
+
+class SynthesisService:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.engine: KokoroEngine | None = None
+        self.state = "loading"  # loading -> ready | failed
+        self.failure: str | None = None
+        self._executor = ThreadPoolExecutor(
+            max_workers=max(1, settings.synth_workers), thread_name_prefix="kokoro-synth"
+        )
+        self._ready = threading.Event()
+
+    @property
+    def ready(self) -> bool:
+        return self.state == "ready"
+
+    def load(self) -> None:
+        """Blocking: load the weights, then prove the model works with a warm-up synthesis."""
+        try:
+            files = locate(self.settings.model_dir, self.settings.model_file)
+            engine = KokoroEngine(self.settings, files, Phonemizer(self.settings.language))
+            started = time.perf_counter()
+            warm = engine.synthesize(WARM_UP_TEXT, engine.default_voice)
+            if warm.size == 0 or not float(abs(warm).max()) > 0.0:
+                raise RuntimeError("warm-up synthesis produced silence")
+            log.info(
+                "warm-up done",
+                **fields(
+                    ms=round((time.perf_counter() - started) * 1000, 1), voice=engine.default_voice
+                ),
+            )
+            self.engine = engine
+            self.state = "ready"
+        except Exception as exc:
+            self.failure = f"{type(exc).__name__}: {exc}"
+            self.state = "failed"
+            log.exception("model load failed", **fields(error=self.failure))
+        finally:
+            self._ready.set()
+
+    def start_loading(self) -> threading.Thread:
+        thread = threading.Thread(target=self.load, name="kokoro-load", daemon=True)
+        thread.start()
+        return thread
+
+    async def wait_ready(self) -> KokoroEngine:
+        """Wait (without blocking the loop) until loading finished; raise if it failed."""
+        while not self._ready.is_set():  # noqa: ASYNC110 - set by the loader thread
+            await asyncio.sleep(0.05)
+        if self.engine is None:
+            raise RuntimeError(f"model not available: {self.failure}")
+        return self.engine
+
+    def _run(self, text: str, voice: str, speed: float, fmt: str, rate: int) -> Synthesized:
+        assert self.engine is not None
+        started = time.perf_counter()
+        samples = self.engine.synthesize(text, voice, speed)
+        synthesized = time.perf_counter()
+        data = audio.encode(samples, fmt, rate)
+        done = time.perf_counter()
+        return Synthesized(
+            data=data,
+            duration_s=audio.duration_s(samples),
+            synth_ms=round((synthesized - started) * 1000, 1),
+            encode_ms=round((done - synthesized) * 1000, 1),
+        )
+
+    async def synthesize(
+        self, text: str, voice: str, speed: float, fmt: str, rate: int
+    ) -> Synthesized:
+        await self.wait_ready()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._run, text, voice, speed, fmt, rate)
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,82 @@
+"""`make demo`: hear and measure sentence streaming locally, no AWS account needed.
+
+Starts the real Kokoro-82M server on 127.0.0.1 (CPU), streams the benchmark paragraph into one
+bidirectional session as LLM-sized deltas at a realistic token rate, saves the audio as a WAV
+file, prints per-sentence timings and the time to first audio, and stops the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import wave
+from pathlib import Path
+
+from demo.server_process import ROOT, running_server
+from demo.tts_client import llm_deltas, stream_text
+
+PARAGRAPH = Path(__file__).with_name("paragraph.txt")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m demo", description=__doc__)
+    parser.add_argument("--text-file", type=Path, default=PARAGRAPH)
+    parser.add_argument("--tokens-per-s", type=float, default=40.0, help="LLM token rate")
+    parser.add_argument("--voice", default=None, help="voice name (default: the server's)")
+    parser.add_argument("--out", type=Path, default=ROOT / "out" / "demo.wav")
+    return parser.parse_args()
+
+
+def save_wav(path: Path, pcm: bytes, sample_rate: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(sample_rate)
+        out.writeframes(pcm)
+
+
+async def run(args: argparse.Namespace, base_url: str) -> None:
+    text = args.text_file.read_text(encoding="utf-8").strip()
+    deltas = llm_deltas(text)
+    start = {"format": "pcm", "sample_rate": 24000}
+    if args.voice:
+        start["voice"] = args.voice
+    llm_s = len(deltas) / args.tokens_per_s
+    print(
+        f"Streaming {len(text)} characters as {len(deltas)} deltas at "
+        f"{args.tokens_per_s:g} tokens/s (the text source takes {llm_s:.1f} s to 'write' it)\n"
+    )
+    result = await stream_text(base_url, deltas, tokens_per_s=args.tokens_per_s, start=start)
+    for error in result.errors:
+        print(f"server error: {error['code']}: {error['message']}")
+    print(f"{'#':>2}  {'first byte':>10}  {'synth':>8}  {'audio':>7}  sentence")
+    for s in result.sentences:
+        synth = s.complete.get("synth_ms", 0.0)
+        first = f"{s.first_byte_s:.2f} s" if s.first_byte_s is not None else "-"
+        duration = s.complete.get("duration_s", 0.0)
+        shown = s.text if len(s.text) <= 60 else s.text[:57] + "..."
+        print(f"{s.index:>2}  {first:>10}  {synth:>6.0f}ms  {duration:>5.2f} s  {shown}")
+    audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
+    save_wav(args.out, result.audio, 24000)
+    first = result.first_audio_s
+    print(
+        f"\nTime to first audio: {first * 1000:.0f} ms after the first delta"
+        if first is not None
+        else "\nNo audio received"
+    )
+    print(f"All audio received after {result.total_s:.2f} s; {audio_s:.2f} s of speech")
+    print(f"Saved {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+
+
+def main() -> None:
+    args = parse_args()
+    print("Starting the Kokoro server on 127.0.0.1 (real Kokoro-82M, CPU) ...")
+    with running_server(log_path=ROOT / "out" / "demo-server.log") as base_url:
+        print(f"Server healthy at {base_url}\n")
+        asyncio.run(run(args, base_url))
+    print("Server stopped.")
+
+
+if __name__ == "__main__":
+    main()

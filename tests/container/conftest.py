@@ -1,0 +1,58 @@
+"""Fixtures: a real uvicorn server on loopback, running the real Kokoro-82M model on CPU.
+
+The model is loaded once per test run and shared by every server the tests start, so tests
+can start servers with different limits (busy, idle timeout) without paying the load again.
+Each server runs in its own thread and event loop, exactly as uvicorn serves in production,
+and the tests talk to it over real sockets with the `websockets` client.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from threaded_server import ThreadedServer
+
+from kokoro_server.config import Settings
+from kokoro_server.synthesis import SynthesisService
+
+
+@pytest.fixture(scope="session")
+def base_settings() -> Settings:
+    return Settings(host="127.0.0.1", intra_op_threads=2)
+
+
+@pytest.fixture(scope="session")
+def service(base_settings: Settings) -> Iterator[SynthesisService]:
+    """The real model, loaded and warmed up once."""
+    svc = SynthesisService(base_settings)
+    svc.load()
+    assert svc.ready, svc.failure
+    yield svc
+    svc.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server(base_settings: Settings, service: SynthesisService) -> Iterator[ThreadedServer]:
+    srv = ThreadedServer(base_settings, service).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def make_server(
+    base_settings: Settings, service: SynthesisService
+) -> Iterator[Callable[..., ThreadedServer]]:
+    """A fresh server sharing the loaded model, with some settings overridden."""
+    started: list[ThreadedServer] = []
+
+    def make(**overrides: Any) -> ThreadedServer:
+        srv = ThreadedServer(dataclasses.replace(base_settings, **overrides), service).start()
+        started.append(srv)
+        return srv
+
+    yield make
+    for srv in started:
+        srv.stop()

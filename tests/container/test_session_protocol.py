@@ -1,0 +1,265 @@
+"""Session protocol v1 against a real uvicorn server with the real model, over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from ws_helpers import (
+    audio_by_sentence,
+    controls,
+    errors,
+    is_type,
+    read_until,
+    send,
+    types,
+)
+
+pytestmark = pytest.mark.model
+
+
+async def test_text_and_binary_frames_both_produce_audio(server):
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "start", "format": "pcm"})
+        await send(ws, {"type": "text", "text": "Hello there."}, binary=True)
+        await send(ws, {"type": "flush"})
+        first = await read_until(ws, is_type("flushed"))
+        await send(ws, {"type": "text", "text": "Good morning."})
+        await send(ws, {"type": "flush"}, binary=True)
+        second = await read_until(ws, is_type("flushed"))
+    assert types(first)[0] == "sentence_start"
+    assert types(first)[-2:] == ["synthesis_complete", "flushed"]
+    assert audio_by_sentence(first)[0] and audio_by_sentence(second)[1]
+    assert controls(second)[0]["index"] == 1  # indices continue across utterances
+
+
+async def test_sentences_arrive_in_order_with_continuous_indices(server):
+    text = "One. Two is here. Three comes next. Four ends it."
+    async with connect(server.ws) as ws:
+        # Deltas split mid-word and mid-sentence, as an LLM sends them.
+        for i in range(0, len(text), 3):
+            await send(ws, {"type": "text", "text": text[i : i + 3]})
+        await send(ws, {"type": "close"})
+        frames = await read_until(ws, is_type("session_end"))
+    starts = [c for c in controls(frames) if c["type"] == "sentence_start"]
+    assert [s["index"] for s in starts] == [0, 1, 2, 3]
+    assert [s["text"] for s in starts] == [
+        "One.",
+        "Two is here.",
+        "Three comes next.",
+        "Four ends it.",
+    ]
+    end = controls(frames)[-1]
+    assert end["type"] == "session_end" and end["sentences"] == 4
+    completes = [c for c in controls(frames) if c["type"] == "synthesis_complete"]
+    assert end["audio_s"] == pytest.approx(sum(c["duration_s"] for c in completes), abs=0.01)
+    assert len(audio_by_sentence(frames)) == 4
+
+
+async def test_bare_text_frame_is_a_complete_utterance(server):
+    async with connect(server.ws) as ws:
+        await send(ws, {"text": "No full stop here"})
+        frames = await read_until(ws, is_type("flushed"))
+        # The session stays open after the utterance.
+        await send(ws, {"text": "And again"})
+        again = await read_until(ws, is_type("flushed"))
+    assert controls(frames)[0]["text"] == "No full stop here"
+    assert controls(again)[0]["index"] == 1
+
+
+async def test_flush_releases_unterminated_text_and_close_ends_session(server):
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "text", "text": "Unfinished thought"})
+        await send(ws, {"type": "flush"})
+        frames = await read_until(ws, is_type("flushed"))
+        await send(ws, {"type": "text", "text": "Last words"})
+        await send(ws, {"type": "close"})
+        tail = await read_until(ws, is_type("session_end"))
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 5)
+    assert types(frames)[-1] == "flushed" and "audio" in types(frames)
+    assert controls(tail)[0]["text"] == "Last words"
+    assert controls(tail)[-1] == {
+        "type": "session_end",
+        "sentences": 2,
+        "audio_s": pytest.approx(
+            sum(
+                c["duration_s"]
+                for c in controls(frames + tail)
+                if c["type"] == "synthesis_complete"
+            ),
+            abs=0.01,
+        ),
+    }
+
+
+async def test_cancel_drops_queued_sentences_and_no_dropped_audio_follows(server):
+    long_text = " ".join(f"Sentence number {i} is here to fill the queue." for i in range(6))
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "text", "text": long_text})
+        before = await read_until(ws, is_type("sentence_start"))
+        await send(ws, {"type": "cancel"})
+        frames = await read_until(ws, is_type("cancelled"))
+        cancelled = controls(frames)[-1]
+        # After `cancelled`: new text works, and nothing of the dropped sentences arrives.
+        await send(ws, {"type": "text", "text": "Fresh start."})
+        await send(ws, {"type": "flush"})
+        after = await read_until(ws, is_type("flushed"))
+    assert controls(before)[-1]["index"] == 0
+    # Five sentences were released; the first may have been fully sent before the cancel landed.
+    assert cancelled["dropped"] >= 4
+    starts_after = [c for c in controls(after) if c["type"] == "sentence_start"]
+    assert [s["text"] for s in starts_after] == ["Fresh start."]
+    assert starts_after[0]["index"] >= 1
+    assert types(after)[0] == "sentence_start"  # no stray audio frame before it
+
+
+async def test_cancel_with_nothing_pending_reports_zero(server):
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "cancel"})
+        frames = await read_until(ws, is_type("cancelled"))
+    assert controls(frames) == [{"type": "cancelled", "dropped": 0}]
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ("{not json", "invalid_json"),
+        (b"\xff\xfe\x00garbage", "invalid_json"),
+        ("[1, 2, 3]", "invalid_json"),
+        ('{"type": "dance"}', "unknown_type"),
+        ('{"type": 7}', "unknown_type"),
+        ('{"voice": "x"}', "unknown_type"),
+        ('{"type": "text"}', "missing_text"),
+        ('{"type": "text", "text": 42}', "missing_text"),
+        ('{"type": "text", "text": "' + "a" * 10_001 + '"}', "text_too_long"),
+        ('{"type": "start", "voice": "zz_nobody"}', "unknown_voice"),
+        ('{"type": "text", "text": "hi.", "voice": "zz_nobody"}', "unknown_voice"),
+        ('{"type": "start", "speed": 9}', "bad_parameter"),
+        ('{"type": "start", "speed": NaN}', "bad_parameter"),
+        ('{"type": "start", "speed": "fast"}', "bad_parameter"),
+        ('{"type": "start", "format": "ogg"}', "bad_parameter"),
+        ('{"type": "start", "sample_rate": 44100}', "bad_parameter"),
+        ('{"type": "start", "voice": 5}', "bad_parameter"),
+        ('{"type": "text", "text": "' + "b" * 70_000 + '"}', "frame_too_large"),
+    ],
+)
+async def test_bad_frames_get_specific_non_fatal_errors(server, payload, code):
+    async with connect(server.ws, max_size=None) as ws:
+        await ws.send(payload)
+        frames = await read_until(ws, is_type("error"), timeout=10)
+        # The session goes on: the next utterance is synthesized.
+        await send(ws, {"text": "Still here."})
+        after = await read_until(ws, is_type("flushed"))
+    error = controls(frames)[-1]
+    assert error["code"] == code and error["fatal"] is False and error["message"]
+    assert [c["text"] for c in controls(after) if c["type"] == "sentence_start"] == ["Still here."]
+
+
+async def test_errors_in_between_never_lose_other_audio(server):
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "text", "text": "First part. "})
+        await ws.send("garbage")
+        await send(ws, {"type": "text", "text": "Second part.", "speed": 99})
+        await send(ws, {"type": "text", "text": "Third part."})
+        await send(ws, {"type": "close"})
+        frames = await read_until(ws, is_type("session_end"))
+    assert [e["code"] for e in errors(frames)] == ["invalid_json", "bad_parameter"]
+    starts = [c["text"] for c in controls(frames) if c["type"] == "sentence_start"]
+    assert starts == ["First part.", "Third part."]
+
+
+async def test_internal_failure_of_one_sentence_is_not_fatal(server, service, monkeypatch):
+    real = service.engine.synthesize
+
+    def flaky(text, voice, speed=1.0):
+        if "explode" in text:
+            raise RuntimeError("injected failure")
+        return real(text, voice, speed)
+
+    monkeypatch.setattr(service.engine, "synthesize", flaky)
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "text", "text": "Before it. Now explode please. After it."})
+        await send(ws, {"type": "close"})
+        frames = await read_until(ws, is_type("session_end"))
+    assert [(e["code"], e["fatal"]) for e in errors(frames)] == [("internal", False)]
+    starts = [c["text"] for c in controls(frames) if c["type"] == "sentence_start"]
+    assert starts == ["Before it.", "After it."]
+    assert controls(frames)[-1]["sentences"] == 2
+
+
+async def test_per_message_voice_and_speed(server, service):
+    voices = service.engine.voice_names
+    async with connect(server.ws) as ws:
+        await send(ws, {"type": "start", "voice": voices[0], "speed": 1.0})
+        await send(ws, {"type": "text", "text": "Same words here."})
+        await send(ws, {"type": "flush"})
+        normal = await read_until(ws, is_type("flushed"))
+        await send(ws, {"type": "text", "text": "Same words here.", "speed": 2.0})
+        await send(ws, {"type": "flush"})
+        fast = await read_until(ws, is_type("flushed"))
+    normal_s = next(c for c in controls(normal) if c["type"] == "synthesis_complete")["duration_s"]
+    fast_s = next(c for c in controls(fast) if c["type"] == "synthesis_complete")["duration_s"]
+    assert fast_s < normal_s * 0.75
+
+
+async def test_client_disconnect_mid_sentence_leaves_no_task(make_server):
+    srv = make_server()
+    ws = await connect(srv.ws)
+    await send(
+        ws, {"type": "text", "text": "A sentence that takes a while to say out loud. And more."}
+    )
+    await read_until(ws, is_type("sentence_start"))
+    assert srv.active_sessions() == 1 and len(srv.session_tasks()) == 3
+    ws.transport.abort()  # drop the TCP connection without a close handshake
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and (srv.active_sessions() or srv.session_tasks()):
+        await asyncio.sleep(0.1)
+    assert srv.active_sessions() == 0
+    assert srv.session_tasks() == []
+
+
+async def test_sessions_beyond_the_limit_get_busy(make_server):
+    srv = make_server(max_sessions=1)
+    async with connect(srv.ws) as first:
+        await send(first, {"type": "cancel"})
+        await read_until(first, is_type("cancelled"))  # the first session is registered
+        async with connect(srv.ws) as second:
+            frames = await read_until(second, is_type("error"), timeout=5)
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(second.recv(), 5)
+    assert controls(frames)[-1]["code"] == "busy" and controls(frames)[-1]["fatal"] is True
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+
+async def test_idle_session_is_closed_with_a_final_message(make_server):
+    srv = make_server(idle_timeout_s=0.5)
+    async with connect(srv.ws) as ws:
+        frames = await read_until(ws, is_type("error"), timeout=5)
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 5)
+    assert controls(frames)[-1]["code"] == "idle_timeout"
+    assert controls(frames)[-1]["fatal"] is True
+
+
+async def test_queue_limit_rejects_text_with_a_clear_error(make_server):
+    srv = make_server(max_queued_sentences=2)
+    async with connect(srv.ws) as ws:
+        await send(ws, {"type": "text", "text": "One. Two. Three. Four. "})
+        await send(ws, {"type": "text", "text": "Five. "})
+        frames = await read_until(ws, is_type("error"))
+        await send(ws, {"type": "cancel"})
+        await read_until(ws, is_type("cancelled"))
+    assert errors(frames)[-1]["code"] == "queue_full" and errors(frames)[-1]["fatal"] is False
+
+
+async def test_buffered_text_limit(make_server):
+    srv = make_server(max_buffered_chars=50)
+    async with connect(srv.ws) as ws:
+        await send(ws, {"type": "text", "text": "x" * 40})
+        await send(ws, {"type": "text", "text": "y" * 20})
+        frames = await read_until(ws, is_type("error"))
+    assert errors(frames)[-1]["code"] == "text_too_long"
