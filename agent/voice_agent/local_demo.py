@@ -47,17 +47,23 @@ def wait_ready(url: str, proc: subprocess.Popen, timeout_s: float, name: str) ->
 
 
 @contextlib.contextmanager
-def process(cmd: list[str], env: dict[str, str], name: str) -> Iterator[subprocess.Popen]:
-    proc = subprocess.Popen(cmd, env=env, cwd=REPO)  # noqa: S603 - our own interpreter
-    try:
-        yield proc
-    finally:
-        proc.terminate()
+def process(
+    cmd: list[str], env: dict[str, str], name: str, log_path: Path
+) -> Iterator[subprocess.Popen]:
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(  # noqa: S603 - our own interpreter and modules
+            cmd, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT
+        )
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def _pythonpath(*extra: Path) -> str:
@@ -68,7 +74,7 @@ def _pythonpath(*extra: Path) -> str:
 
 
 @contextlib.contextmanager
-def local_stack(tokens_per_s: float, voice: str | None = None) -> Iterator[str]:
+def local_stack(tokens_per_s: float, log_dir: Path, voice: str | None = None) -> Iterator[str]:
     """TTS server + agent on loopback; yields the agent's base URL."""
     tts_port, agent_port = free_port(), free_port()
     base_env = dict(os.environ, PYTHONPATH=_pythonpath(REPO / "container", REPO / "agent"))
@@ -84,19 +90,22 @@ def local_stack(tokens_per_s: float, voice: str | None = None) -> Iterator[str]:
         AGENT_REPLAY_TOKENS_PER_S=str(tokens_per_s),
     )
     tts_cmd = [sys.executable, "-m", "kokoro_server.serve", "--host", "127.0.0.1"]
-    with process([*tts_cmd, "--port", str(tts_port)], tts_env, "TTS server") as tts:
-        print(f"==> starting the Kokoro TTS server on 127.0.0.1:{tts_port} (model load + warm-up)")
+    tts_log, agent_log = log_dir / "local_demo_tts.log", log_dir / "local_demo_agent.log"
+    with process([*tts_cmd, "--port", str(tts_port)], tts_env, "TTS server", tts_log) as tts:
+        print(f"==> starting the Kokoro TTS server on 127.0.0.1:{tts_port} (log: {tts_log})")
         wait_ready(f"http://127.0.0.1:{tts_port}/ping", tts, 300, "TTS server")
-        with process([sys.executable, "-m", "voice_agent"], agent_env, "agent") as agent:
-            print(f"==> starting the voice agent on 127.0.0.1:{agent_port}")
+        agent_cmd = [sys.executable, "-m", "voice_agent"]
+        with process(agent_cmd, agent_env, "agent", agent_log) as agent:
+            print(f"==> starting the voice agent on 127.0.0.1:{agent_port} (log: {agent_log})")
             wait_ready(f"http://127.0.0.1:{agent_port}/ping", agent, 60, "agent")
             yield f"http://127.0.0.1:{agent_port}"
 
 
 async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[InvocationResult]]:
     results: dict[str, list[InvocationResult]] = {"stream": [], "batch": []}
-    for _ in range(runs):
-        for mode in ("stream", "batch"):
+    for run in range(runs):
+        # Alternate which mode goes first so slow drifts of machine load hit both alike.
+        for mode in ("stream", "batch") if run % 2 == 0 else ("batch", "stream"):
             payload = {"prompt": "Where is my order?", "mode": mode}
             if use_ws:
                 result = await invoke_ws(base.replace("http://", "ws://") + "/ws", payload)
@@ -118,11 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.runs < 1 or args.tokens_per_s <= 0:
         p.error("--runs must be >= 1 and --tokens-per-s > 0")
-    with local_stack(args.tokens_per_s, args.voice) as base:
-        asyncio.run(run_compare(base, 1, args.ws))  # warm-up, not counted
-        results = asyncio.run(run_compare(base, args.runs, args.ws))
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    with local_stack(args.tokens_per_s, out, args.voice) as base:
+        print("==> warm-up run (not counted)")
+        asyncio.run(run_compare(base, 1, args.ws))
+        print(f"==> {args.runs} runs per mode")
+        results = asyncio.run(run_compare(base, args.runs, args.ws))
     for mode, runs in results.items():
         runs[-1].write_wav(out / f"agent_{mode}.wav")
     first = results["stream"][0]
@@ -132,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     print("time from the request to the first audio byte at the caller, median of runs:")
     print(compare_table(results))
     print(f"audio saved to {out / 'agent_stream.wav'} and {out / 'agent_batch.wav'}")
+    load = os.getloadavg()[0]
+    print(f"(1-minute load average {load:.1f} on {os.cpu_count()} CPUs: CPU synthesis speed, and")
+    print(" so both columns, depends on what else runs on this machine)")
     return 0
 
 

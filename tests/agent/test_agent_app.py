@@ -9,8 +9,8 @@ import json
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.agent.conftest import serve_app
 from tests.agent.fake_tts import FakeTtsServer
+from tests.agent.loopback import serve_app
 from voice_agent.app import create_app
 from voice_agent.client import invoke_http, invoke_ws
 from voice_agent.llm import ReplayedAnswerSource

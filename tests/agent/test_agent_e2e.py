@@ -20,7 +20,7 @@ import uvicorn
 
 from kokoro_server.app import create_app as create_tts_app
 from kokoro_server.config import Settings as TtsSettings
-from tests.agent.conftest import free_port
+from tests.agent.loopback import free_port
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.client import InvocationResult, invoke_http, invoke_ws
 from voice_agent.llm import ReplayedAnswerSource

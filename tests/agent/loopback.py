@@ -1,4 +1,4 @@
-"""Shared helpers for the agent tests: a real uvicorn server on loopback in the test loop."""
+"""Helpers for the agent tests: a real uvicorn server on loopback inside the test loop."""
 
 from __future__ import annotations
 
