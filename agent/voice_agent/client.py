@@ -201,7 +201,8 @@ def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:8.1f}"
 
 
-def print_result(r: InvocationResult, out: Any = sys.stdout) -> None:
+def print_result(r: InvocationResult, out: Any = None) -> None:
+    out = out or sys.stdout
     m = r.metrics
     print(f"mode={r.mode} text_source={m.get('text_source', '?')}", file=out)
     print(
