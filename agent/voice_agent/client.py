@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import io
 import json
 import statistics
 import sys
@@ -87,14 +88,23 @@ class InvocationResult:
                 self.total_ms = self._ms()
 
     def write_wav(self, path: Path) -> None:
-        if self.audio_format != "pcm":
-            path.write_bytes(self.pcm())  # wav/mp3 sentences are whole files; saved raw
+        """One file for the whole answer: PCM and per-sentence WAVs are joined into one WAV;
+        MP3 sentences are concatenated (MP3 is frame-based, so that plays as one file)."""
+        if self.audio_format == "mp3":
+            path.write_bytes(self.pcm())
             return
+        frames = self.pcm()
+        if self.audio_format == "wav":
+            parts = []
+            for i in sorted(self.audio):
+                with wave.open(io.BytesIO(bytes(self.audio[i]))) as sentence:
+                    parts.append(sentence.readframes(sentence.getnframes()))
+            frames = b"".join(parts)
         with wave.open(str(path), "wb") as wav:
             wav.setnchannels(1)
             wav.setsampwidth(2)
             wav.setframerate(self.sample_rate)
-            wav.writeframes(self.pcm())
+            wav.writeframes(frames)
 
 
 def _terminal(event: dict[str, Any]) -> bool:

@@ -23,6 +23,8 @@ from .payload import Invocation
 from .speakable import SpeakableFilter
 from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport
 
+# TTS errors after which no sentence of this invocation can succeed: end it at once.
+FATAL_TTS_CODES = frozenset({"unknown_voice", "bad_parameter"})
 _TEXT_DONE = object()
 _AUDIO_DONE = object()
 
@@ -235,7 +237,7 @@ class VoicePipeline:
         elif kind == "error":
             code = f"tts_{msg.get('code', 'error')}"
             message = str(msg.get("message", ""))
-            if msg.get("fatal", False):
+            if msg.get("fatal", False) or msg.get("code") in FATAL_TTS_CODES:
                 queue.put_nowait(_Fatal(code, message))
                 return True
             queue.put_nowait(error_event(code, message, fatal=False))

@@ -57,3 +57,25 @@ def test_cli_rejects_bad_arguments() -> None:
         client.parse_args(["--runs", "0"])
     with pytest.raises(SystemExit):
         client.parse_args(["--mode", "fast"])
+
+
+def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
+    import io
+
+    def sentence_wav(frames: bytes) -> bytes:
+        buf = io.BytesIO()
+        with wave.open(buf, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(24000)
+            w.writeframes(frames)
+        return buf.getvalue()
+
+    result = client.InvocationResult(mode="stream")
+    for index, frames in enumerate([b"\x01\x00" * 10, b"\x02\x00" * 5]):
+        header = {"type": "audio", "index": index, "format": "wav", "sample_rate": 24000}
+        result.add(header, sentence_wav(frames))
+    out = tmp_path / "joined.wav"
+    result.write_wav(out)
+    with wave.open(str(out)) as wav:
+        assert wav.readframes(wav.getnframes()) == b"\x01\x00" * 10 + b"\x02\x00" * 5

@@ -115,3 +115,12 @@ def test_batch_over_websocket_with_the_real_model(agent_url: str) -> None:
     ws_url = agent_url.replace("http://", "ws://") + "/ws"
     r = asyncio.run(invoke_ws(ws_url, {"prompt": "Where is my order?", "mode": "batch"}))
     check_result(r, "batch")
+
+
+def test_unknown_voice_ends_the_invocation_with_a_clear_error(agent_url: str) -> None:
+    payload = {"prompt": "hi", "voice": "no_such_voice"}
+    r = asyncio.run(invoke_http(agent_url, payload))
+    assert r.order[-1] == "error" and "done" not in r.order and r.audio == {}
+    last = r.errors[-1]
+    assert last["code"] == "tts_unknown_voice" and last["fatal"] is True
+    assert "no_such_voice" in last["message"]

@@ -228,3 +228,20 @@ async def test_sagemaker_stream_error_reaches_the_caller_as_an_error_event() -> 
         "message": "SageMaker ModelStreamError (ModelStreamError): boom",
         "fatal": True,
     }
+
+
+async def test_real_sdk_client_is_built_once_with_the_crt_transport(monkeypatch) -> None:
+    from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
+    from smithy_http.aio.crt import AWSCRTHTTPClient
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
+    tts = SageMakerBidiTts("kokoro-endpoint", region="us-east-1")
+    clients = await asyncio.gather(*(tts._get_client() for _ in range(3)))
+    assert all(c is clients[0] for c in clients)  # one long-lived client, even when racing
+    assert isinstance(clients[0], AsyncSageMakerRuntimeHTTP2Client)
+    config = clients[0]._config
+    assert isinstance(config.transport, AWSCRTHTTPClient)  # aiohttp cannot do duplex
+    assert config.region == "us-east-1"
+    await tts.aclose()
+    assert tts._client is None

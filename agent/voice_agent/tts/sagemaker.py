@@ -8,6 +8,7 @@ Parts marked PARTIAL are joined until COMPLETE before a control message is decod
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterable, AsyncIterator
@@ -151,8 +152,13 @@ class SageMakerBidiTts:
         self.endpoint_name = endpoint_name
         self.region = region
         self._client = client
+        self._client_lock = asyncio.Lock()  # concurrent first invocations share one client
 
     async def _get_client(self) -> Any:
+        async with self._client_lock:
+            return await self._create_client_once()
+
+    async def _create_client_once(self) -> Any:
         if self._client is None:
             # Imported here: the CRT transport is only needed when talking to AWS.
             from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
