@@ -29,7 +29,7 @@ class AgentSettings:
             tts_url=env.get("TTS_URL") or None,
             tts_endpoint_name=env.get("TTS_ENDPOINT_NAME") or None,
             region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or None,
-            default_voice=env.get("AGENT_DEFAULT_VOICE") or None,
+            default_voice=env.get("TTS_VOICE") or env.get("AGENT_DEFAULT_VOICE") or None,
             sample_rate=sample_rate,
             tts_idle_timeout_s=idle,
         )

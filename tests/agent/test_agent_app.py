@@ -42,7 +42,10 @@ async def test_sse_and_ws_deliver_the_same_events_and_all_audio() -> None:
         ws = await invoke_ws(base.replace("http", "ws") + "/ws", {"prompt": "again"})
     check_order(sse.order)
     check_order(ws.order)
-    assert sse.order == ws.order  # same events; /ws just carries audio as binary frames
+    # Same events (/ws just carries audio as binary frames); only where text deltas fall
+    # between audio events depends on timing.
+    assert [k for k in sse.order if k != "text"] == [k for k in ws.order if k != "text"]
+    assert sse.order.count("text") == ws.order.count("text")
     assert sse.text == ws.text == ANSWER
     assert sse.pcm() == ws.pcm()
     assert sse.audio_bytes == tts.sessions[0].audio_bytes == sse.metrics["audio_bytes"]

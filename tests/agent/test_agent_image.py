@@ -37,7 +37,9 @@ def test_dockerfile_passes_hadolint() -> None:
 
 def test_dockerfile_follows_the_runtime_contract() -> None:
     text = DOCKERFILE.read_text()
-    assert re.search(r"^FROM python:3\.12\.\d+-slim-bookworm$", text, re.M)  # full tag
+    assert re.search(
+        r"^FROM public\.ecr\.aws/docker/library/python:3\.12\.\d+-slim-bookworm$", text, re.M
+    )  # full tag
     assert re.search(r"^USER 10001$", text, re.M)  # non-root
     assert re.search(r"^EXPOSE 8080$", text, re.M)
     assert re.search(r'^CMD \["python", "-m", "voice_agent"\]$', text, re.M)  # exec form

@@ -109,3 +109,22 @@ async def test_strands_source_streams_text_deltas_with_the_speakable_system_prom
     assert "no markdown" in SYSTEM_PROMPT and "emoji" in SYSTEM_PROMPT
     # A fresh Agent per call: a second invocation works with the same source.
     assert [d async for d in source.stream("again")] == deltas
+
+
+def test_agent_settings_from_env() -> None:
+    from voice_agent.settings import AgentSettings
+    from voice_agent.tts.sagemaker import SageMakerBidiTts
+    from voice_agent.tts.websocket import WebSocketTts
+
+    s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart"})
+    assert s.default_voice == "af_heart"  # the variable the agent stack sets
+    assert isinstance(s.tts_transport(), SageMakerBidiTts)
+    url = "ws://127.0.0.1:1/invocations-bidirectional-stream"
+    s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro"})
+    assert isinstance(s.tts_transport(), WebSocketTts)  # TTS_URL wins for local runs
+    with pytest.raises(ValueError, match="set TTS_URL"):
+        AgentSettings.from_env({}).tts_transport()
+    with pytest.raises(ValueError, match="ws:// or wss://"):
+        AgentSettings.from_env({"TTS_URL": "http://x"}).tts_transport()
+    with pytest.raises(ValueError, match="AGENT_SAMPLE_RATE"):
+        AgentSettings.from_env({"AGENT_SAMPLE_RATE": "fast"})
