@@ -76,22 +76,29 @@ async def test_bad_payloads_get_clear_error_events() -> None:
     assert tts.sessions == []  # nothing invalid reached the TTS
 
 
+async def _ping_until(client: httpx.AsyncClient, base: str, status: str) -> dict:
+    async with asyncio.timeout(5):
+        while (body := (await client.get(base + "/ping")).json())["status"] != status:
+            await asyncio.sleep(0.02)
+    return body
+
+
 async def test_ping_is_healthy_busy_while_streaming() -> None:
     async with (
         FakeTtsServer() as tts,
-        serve_app(make_app(tts.url, rate=40)) as base,
+        serve_app(make_app(tts.url, 20, LONG)) as base,
         httpx.AsyncClient() as client,
     ):
         idle = (await client.get(base + "/ping")).json()
         assert idle["status"] == "Healthy" and isinstance(idle["time_of_last_update"], int)
         run = asyncio.create_task(invoke_http(base, {"prompt": "hi"}))
-        await asyncio.sleep(0.2)
-        busy = (await client.get(base + "/ping")).json()
-        result = await run
-        after = (await client.get(base + "/ping")).json()
-    assert busy["status"] == "HealthyBusy"
-    assert after["status"] == "Healthy"
-    assert result.order[-1] == "done"
+        busy = await _ping_until(client, base, "HealthyBusy")
+        assert not run.done()
+        run.cancel()  # the caller leaves; the invocation ends and the runtime is idle again
+        await asyncio.gather(run, return_exceptions=True)
+        after = await _ping_until(client, base, "Healthy")
+    assert busy["time_of_last_update"] >= idle["time_of_last_update"]
+    assert after["time_of_last_update"] >= busy["time_of_last_update"]
 
 
 async def _wait_for_no_new_tasks(

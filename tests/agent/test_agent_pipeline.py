@@ -28,7 +28,7 @@ async def collect(pipeline: VoicePipeline, inv: Invocation) -> list:
 async def test_stream_mode_relays_audio_while_text_still_arrives() -> None:
     async with FakeTtsServer() as tts:
         pipeline = VoicePipeline(
-            ReplayedAnswerSource(ANSWER, tokens_per_s=100), WebSocketTts(tts.url)
+            ReplayedAnswerSource(ANSWER, tokens_per_s=40), WebSocketTts(tts.url)
         )
         events = await collect(pipeline, Invocation(prompt="hi", mode="stream"))
     order = kinds(events)
