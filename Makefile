@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo test lint format synth cleanup clean
+.PHONY: setup demo demo-agent test lint format synth cleanup clean
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -30,6 +30,10 @@ setup: $(STAMP) $(NODE_STAMP)
 
 demo: $(STAMP)
 	$(PY) -m demo
+
+# Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
+demo-agent: $(STAMP)
+	PYTHONPATH=agent $(PY) -m voice_agent.local_demo
 
 test: setup
 	$(VENV)/bin/ruff check .
