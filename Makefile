@@ -33,7 +33,7 @@ demo: $(STAMP)
 
 # Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
 demo-agent: $(STAMP)
-	PYTHONPATH=agent $(PY) -m voice_agent.local_demo
+	PYTHONPATH=agent $(PY) -m demo.agent_demo
 
 test: setup
 	$(VENV)/bin/ruff check .

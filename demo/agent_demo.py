@@ -1,8 +1,9 @@
 """Local end-to-end demo: real Kokoro-82M TTS server + this agent + the caller, on loopback.
 
-    python -m voice_agent.local_demo [--runs 3] [--tokens-per-s 40] [--ws]
+    make demo-agent
+    PYTHONPATH=agent python -m demo.agent_demo [--runs 3] [--tokens-per-s 40] [--ws]
 
-Starts the container's server (`python -m kokoro_server.serve`, real model on CPU) and the
+Starts the container's server (`container/serve`, real model on CPU) and the
 agent (`python -m voice_agent`, text from ReplayedAnswerSource: a given answer replayed at a
 fixed token rate, not an LLM) as two processes on 127.0.0.1, runs stream vs batch and prints
 the time to first audio. No AWS account is used.
@@ -20,8 +21,7 @@ from pathlib import Path
 
 from demo.server_process import child_process, free_port, running_server, wait_healthy
 from demo.tts_client import ws_url
-
-from .client import InvocationResult, compare_table, invoke_http, invoke_ws
+from voice_agent.client import InvocationResult, compare_table, invoke_http, invoke_ws
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ def _pythonpath(*extra: Path) -> str:
 @contextlib.contextmanager
 def local_stack(tokens_per_s: float, log_dir: Path, voice: str | None = None) -> Iterator[str]:
     """TTS server + agent on loopback; yields the agent's base URL."""
-    tts_log, agent_log = log_dir / "local_demo_tts.log", log_dir / "local_demo_agent.log"
+    tts_log, agent_log = log_dir / "agent_demo_tts.log", log_dir / "agent_demo_agent.log"
     print(f"==> starting the Kokoro TTS server on 127.0.0.1 (log: {tts_log})")
     tts_env = {"KOKORO_VOICE": voice} if voice else {}
     with running_server(env=tts_env, log_path=tts_log) as tts_url:
@@ -74,7 +74,7 @@ async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[Invo
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m voice_agent.local_demo", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m demo.agent_demo", description=__doc__)
     p.add_argument("--runs", type=int, default=3, help="runs per mode (after one warm-up)")
     p.add_argument("--tokens-per-s", type=float, default=40.0, help="replay token rate")
     p.add_argument("--ws", action="store_true", help="call the agent over /ws, not SSE")
