@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo test lint format synth clean
+.PHONY: setup demo test lint format synth clean lock soak
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -43,6 +43,17 @@ format: $(STAMP)
 
 synth: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
+
+# Hash-checked locks for both images, resolved for their target platforms (not this machine).
+LOCK := $(CURDIR)/$(VENV)/bin/uv pip compile --quiet --generate-hashes --python-version 3.12 \
+	--custom-compile-command "make lock"
+lock: $(STAMP)
+	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 requirements-gpu.txt -o requirements-gpu.lock
+	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements.txt -o requirements.lock
+
+# Longer hardening soak than CI runs (tone double + real model); prints its figures.
+soak: $(STAMP)
+	$(PY) -m tests.hardening.soak
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis
