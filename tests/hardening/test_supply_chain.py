@@ -4,7 +4,9 @@ and nothing in the repository admits a PyTorch release below 2.10.0."""
 from __future__ import annotations
 
 import pytest
-from lockfiles import (
+from packaging.requirements import Requirement
+
+from tests.hardening.lockfiles import (
     ROOT,
     allows_old_torch,
     direct_pins,
@@ -12,7 +14,6 @@ from lockfiles import (
     requirement_files,
     torch_specs,
 )
-from packaging.requirements import Requirement
 
 LOCKS = {
     # lock file -> the pinned input it was compiled from (`make lock`)
@@ -35,7 +36,6 @@ def test_gpu_lock_covers_the_runtime_closure():
     locked = {e.name for e in parse_lock(LOCKS_GPU.read_text())}
     # Transitive dependencies are locked too, not only the direct pins.
     assert {"onnxruntime-gpu", "numpy", "starlette", "anyio", "h11", "protobuf"} <= locked
-
 
 
 @pytest.mark.parametrize(
