@@ -1,0 +1,185 @@
+"""Client disconnects at every phase of a session: the server must release it completely.
+
+Each phase is tried with a clean close frame and with an abrupt TCP reset. Afterwards the
+session's three tasks are gone, the server counts no active session, no thread is left
+behind, and a new session on the same server still gets its audio. The 200-session run
+measures memory with tracemalloc (Python allocations, all threads) and RSS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+import threading
+import time
+import tracemalloc
+from collections.abc import Awaitable, Callable
+
+import psutil
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.container.ws_helpers import is_type, read_until, send
+from tests.hardening.tone import tone_bytes
+
+LONG = "This sentence is long enough to be sent as many small audio frames. " * 3
+
+
+async def first_audio(ws: ClientConnection) -> None:
+    await read_until(ws, lambda f: isinstance(f, bytes), timeout=10)
+
+
+async def before_start(ws: ClientConnection) -> None:
+    pass
+
+
+async def after_start(ws: ClientConnection) -> None:
+    await send(ws, {"type": "start", "format": "pcm"})
+
+
+async def mid_text(ws: ClientConnection) -> None:
+    await send(ws, {"type": "text", "text": "Half a sentence that never"})
+
+
+async def mid_synthesis(ws: ClientConnection) -> None:
+    await send(ws, {"type": "text", "text": "A complete sentence. Then"})
+    await asyncio.sleep(0.05)  # the worker is now sleeping inside the tone "inference"
+
+
+async def mid_audio(ws: ClientConnection) -> None:
+    await send(ws, {"text": LONG})
+    await first_audio(ws)
+
+
+async def during_flush(ws: ClientConnection) -> None:
+    await send(ws, {"type": "text", "text": "One. Two. Three"})
+    await send(ws, {"type": "flush"})
+
+
+async def after_close(ws: ClientConnection) -> None:
+    await send(ws, {"text": LONG})
+    await send(ws, {"type": "close"})
+
+
+async def after_session_end(ws: ClientConnection) -> None:
+    await send(ws, {"text": "Short."})
+    await send(ws, {"type": "close"})
+    await read_until(ws, is_type("session_end"), timeout=10)
+
+
+PHASES: dict[str, Callable[[ClientConnection], Awaitable[None]]] = {
+    "before-start": before_start,
+    "after-start": after_start,
+    "mid-text": mid_text,
+    "mid-synthesis": mid_synthesis,
+    "mid-audio": mid_audio,
+    "during-flush": during_flush,
+    "after-close": after_close,
+    "after-session-end": after_session_end,
+}
+
+
+async def drop_at(url: str, phase: str, abrupt: bool) -> None:
+    # max_queue=None: a bounded client queue full of unread audio stalls the client's own
+    # close handshake for its 10 s close_timeout (the server is released in milliseconds).
+    ws = await connect(url, max_queue=None)
+    await PHASES[phase](ws)
+    if abrupt:
+        ws.transport.abort()  # TCP reset: no close frame, no goodbye
+    else:
+        await ws.close()
+
+
+def wait_released(srv, timeout: float = 5.0) -> float:
+    """Seconds until the server holds no session task and no active session."""
+    started = time.monotonic()
+    while srv.session_tasks() or srv.active_sessions():
+        assert time.monotonic() - started < timeout, f"still held: {srv.session_tasks()}"
+        time.sleep(0.005)
+    return time.monotonic() - started
+
+
+async def healthy_session(url: str) -> None:
+    async with connect(url) as ws:
+        await send(ws, {"text": "Still here."})
+        frames = await read_until(ws, is_type("flushed"), timeout=10)
+    audio = b"".join(f for f in frames if isinstance(f, bytes))
+    assert audio == tone_bytes("Still here.")
+
+
+@pytest.fixture
+def slow_tone_server(make_tone_server):
+    # 0.2 s of simulated inference per sentence and 1 KiB audio frames keep each phase open
+    # long enough to drop inside it.
+    return make_tone_server(delay_s=0.2, audio_frame_bytes=1024)
+
+
+@pytest.mark.parametrize("abrupt", [False, True], ids=["close-frame", "tcp-reset"])
+@pytest.mark.parametrize("phase", list(PHASES))
+def test_drop_releases_the_session(slow_tone_server, phase, abrupt, caplog):
+    srv = slow_tone_server
+    asyncio.run(healthy_session(srv.ws))  # warm: the synthesis thread exists from here on
+    threads = threading.active_count()
+    asyncio.run(drop_at(srv.ws, phase, abrupt))
+    print(f" released in {wait_released(srv) * 1000:.0f} ms", end="")
+    asyncio.run(healthy_session(srv.ws))
+    wait_released(srv)
+    time.sleep(0.3)  # a dropped sentence may still be in the worker: it must finish, not stay
+    assert threading.active_count() == threads
+    # Regression: the sender used to write a whole sentence into a reset socket without
+    # yielding, so asyncio logged "socket.send() raised exception." for every frame.
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+
+
+def test_200_dropped_sessions_do_not_grow_memory(make_tone_server, caplog):
+    """Tone double: 200 sessions over all phases, both ways of dropping."""
+    srv = make_tone_server(audio_frame_bytes=1024)
+    process = psutil.Process()
+    cases = [(p, a) for p in PHASES for a in (False, True)]
+
+    async def run(n: int) -> None:
+        for i in range(n):
+            phase, abrupt = cases[i % len(cases)]
+            await drop_at(srv.ws, phase, abrupt)
+        await healthy_session(srv.ws)
+
+    asyncio.run(run(len(cases)))  # warm-up: caches, threads, lazily created objects
+    wait_released(srv)
+    threads = threading.active_count()
+    # pytest keeps every captured log record in memory: silence the per-session INFO lines so
+    # the measurement sees the server's memory, not the test harness's.
+    quiet = [logging.getLogger(name) for name in ("kokoro", "uvicorn")]
+    levels = [logger.level for logger in quiet]
+    for logger in quiet:
+        logger.setLevel(logging.WARNING)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    rss_before = process.memory_info().rss
+    asyncio.run(run(200))
+    wait_released(srv)
+    time.sleep(0.2)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    rss_after = process.memory_info().rss
+    tracemalloc.stop()
+    for logger, level in zip(quiet, levels, strict=True):
+        logger.setLevel(level)
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    print(
+        f"\n200 dropped sessions: python heap {grown / 1024:+.1f} KiB (tracemalloc), "
+        f"RSS {(rss_after - rss_before) / 2**20:+.1f} MiB, threads {threads} -> "
+        f"{threading.active_count()}"
+    )
+    assert srv.session_tasks() == [] and srv.active_sessions() == 0
+    assert threading.active_count() == threads
+    # Regression: no frame written into a reset socket (asyncio warns from the 5th on).
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+    # A leaked session holds its tasks, queues, segmenter and socket objects (tens of KiB
+    # each); 200 of them would be several MiB. 2 MiB leaves room for allocator noise.
+    print("\n".join(str(s) for s in after.compare_to(before, "lineno")[:8]))
+    assert grown < 2 * 2**20, json.dumps(
+        [str(s) for s in after.compare_to(before, "lineno")[:10]], indent=1
+    )
