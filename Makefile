@@ -53,7 +53,7 @@ lock: $(STAMP)
 
 # Longer hardening soak than CI runs (tone double + real model); prints its figures.
 soak: $(STAMP)
-	$(PY) -m tests.hardening.soak
+	PYTHONPATH=container:agent:. $(PY) -m tests.hardening.soak
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis

@@ -202,6 +202,20 @@ def wrong_types(draw: st.DrawFn) -> Step:
     )
 
 
+@st.composite
+def lone_surrogate(draw: st.DrawFn) -> Step:
+    code = draw(st.integers(0xD800, 0xDFFF))
+    field = draw(st.sampled_from(["text", "utterance", "request_id"]))
+    escaped = f"Hi \\u{code:04x} there."
+    if field == "request_id":
+        text = f'{{"type": "start", "request_id": "{escaped}"}}'
+    elif field == "text":
+        text = f'{{"type": "text", "text": "{escaped}"}}'
+    else:
+        text = f'{{"text": "{escaped}"}}'
+    return Step(_as_frame(draw, text), "bad_parameter", label=f"surrogate-{field}")
+
+
 def unknown_voice(voices: tuple[str, ...]) -> st.SearchStrategy[Step]:
     @st.composite
     def build(draw: st.DrawFn) -> Step:
@@ -286,6 +300,7 @@ def scripts(
         huge_text(),
         huge_frame(),
         wrong_types(),
+        lone_surrogate(),
         unknown_voice(voices),
     ).map(lambda s: [s])
     good_text = st.one_of(valid_text(sentences, voices[0]), utterance(sentences))

@@ -11,12 +11,12 @@ order (a prefix before each `cancel`), the session ends cleanly, and the server 
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests.hardening.frames import SHORT_SENTENCES, Script, scripts
+from tests.hardening.phases import wait_released
 from tests.hardening.runner import check, ping_ms, run_script
 from tests.hardening.tone import TONE_VOICES, tone_bytes
 
@@ -26,13 +26,6 @@ FUZZ_SETTINGS = dict(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     database=None,
 )
-
-
-def wait_released(srv, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while srv.session_tasks() or srv.active_sessions():
-        assert time.monotonic() < deadline, f"session not released: {srv.session_tasks()}"
-        time.sleep(0.01)
 
 
 def test_fuzz_with_tone_double(tone_server):
