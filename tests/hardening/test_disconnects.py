@@ -107,3 +107,23 @@ def test_200_dropped_sessions_do_not_grow_memory(make_tone_server, caplog):
     assert grown < 2 * 2**20, json.dumps(
         [str(s) for s in after.compare_to(before, "lineno")[:10]], indent=1
     )
+
+
+def test_frame_beyond_the_websocket_limit_closes_only_that_session(tone_server):
+    """Frames over 4 x max_frame_bytes never reach the session: the WebSocket layer closes
+    the connection with 1009 (message too big). The server and other sessions go on."""
+
+    async def scenario() -> int | None:
+        async with connect(tone_server.ws, max_queue=None) as other:
+            async with connect(tone_server.ws, max_size=None) as ws:
+                await ws.send("x" * (tone_server.app.state.settings.max_frame_bytes * 4 + 1))
+                await asyncio.wait_for(ws.wait_closed(), 10)
+                code = ws.close_code
+            await send(other, {"text": "Unaffected."})
+            frames = await read_until(other, is_type("flushed"), timeout=10)
+        assert b"".join(f for f in frames if isinstance(f, bytes)) == tone_bytes("Unaffected.")
+        return code
+
+    assert asyncio.run(scenario()) == 1009
+    wait_released(tone_server)
+    asyncio.run(healthy_session(tone_server.ws))
