@@ -145,12 +145,11 @@ async def run_interleaved(
         for name, run in modes.items():
             sample = await run()
             samples[name].append(sample)
-            ttfa = sample.get("ttfa_s")
-            shown = f"{ttfa * 1000:.0f} ms to first audio, " if ttfa is not None else ""
-            print(
-                f"  run {i + 1}/{runs}: {name}: {shown}{sample['total_s'] * 1000:.0f} ms total",
-                flush=True,
+            shown = sample.get("summary") or (
+                f"{sample['ttfa_s'] * 1000:.0f} ms to first audio, "
+                f"{sample['total_s'] * 1000:.0f} ms total"
             )
+            print(f"  run {i + 1}/{runs}: {name}: {shown}", flush=True)
     return samples
 
 

@@ -115,6 +115,7 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
         "session total p50",
         "wall p50",
         "audio s / wall s (median)",
+        "model busy (median)",
     ]
     rows = []
     for level in result["levels"]:
@@ -129,6 +130,7 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
                 _ms(total["median"]),
                 _ms(level["wall"]["median"]),
                 f"{level['throughput']['median']:.2f}",
+                f"{level['model_busy']['median']:.2f}",
             ]
         )
     return [Table("Simultaneous sessions, each streaming the paragraph (ms)", headers, rows)]
