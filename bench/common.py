@@ -121,7 +121,7 @@ def open_target(args: argparse.Namespace, env: dict[str, str] | None = None) -> 
     started = time.perf_counter()
     with running_server(env=env, timeout_s=300.0, log_path=SERVER_LOG) as base_url:
         print(f"  healthy after {time.perf_counter() - started:.1f} s at {base_url}")
-        yield Target("local", base_url, f"server started by the benchmark at {base_url}")
+        yield Target("local", base_url, "the real server (container/serve) started on 127.0.0.1")
 
 
 Sample = dict[str, Any]

@@ -61,6 +61,7 @@ def concurrency_lines(path: Path, title: str, levels: list[dict[str, Any]]) -> N
     left.set_xlabel("simultaneous sessions")
     left.set_ylabel("ms")
     left.set_xticks(n)
+    left.set_ylim(bottom=0)
     left.legend()
     left.set_title("time to first audio")
     right.plot(n, [lv["throughput"]["median"] for lv in levels], "o-", color="tab:green")
