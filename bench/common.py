@@ -20,6 +20,7 @@ from typing import Any
 
 from bench import ROOT
 from demo.server_process import running_server, wait_healthy
+from demo.tts_client import OneShotResult, StreamResult, stream_text, synthesize_once
 
 RESULTS_DIR = ROOT / "bench" / "results"
 PARAGRAPH = ROOT / "demo" / "paragraph.txt"
@@ -39,6 +40,20 @@ class Target:
     @property
     def same_machine(self) -> bool:
         return self.kind == "local"
+
+    async def stream(
+        self,
+        deltas: list[str],
+        *,
+        tokens_per_s: float | None = None,
+        start: dict[str, Any] | None = None,
+    ) -> StreamResult:
+        """One bidirectional session: send deltas (paced if tokens_per_s), close, collect."""
+        return await stream_text(self.base_url, deltas, tokens_per_s=tokens_per_s, start=start)
+
+    async def one_shot(self, text: str, **options: Any) -> OneShotResult:
+        """The non-streaming route (POST /invocations)."""
+        return await synthesize_once(self.base_url, text, **options)
 
 
 def add_common_args(parser: argparse.ArgumentParser, default_runs: int) -> None:

@@ -34,7 +34,6 @@ from bench.common import (
 from bench.machine import machine_info
 from bench.stats import median, summarize
 from bench.tables import print_tables
-from demo.tts_client import stream_text
 
 NAME = "concurrency"
 START = {"format": "pcm", "sample_rate": 24000}
@@ -65,7 +64,7 @@ def build_modes(target: Target, paragraph: str, levels: list[int]) -> dict[str, 
         async def run() -> Sample:
             t0 = time.perf_counter()
             results = await asyncio.gather(
-                *(stream_text(target.base_url, [paragraph], start=START) for _ in range(n))
+                *(target.stream([paragraph], start=START) for _ in range(n))
             )
             wall = time.perf_counter() - t0
             for r in results:

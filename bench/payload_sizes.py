@@ -34,7 +34,7 @@ from bench.common import (
 from bench.machine import machine_info
 from bench.stats import summarize
 from bench.tables import print_tables
-from demo.tts_client import StreamResult, stream_text
+from demo.tts_client import StreamResult
 
 NAME = "payload_sizes"
 FORMATS = ("pcm", "wav", "mp3")
@@ -103,7 +103,7 @@ def build_modes(target: Target, paragraph: str, sample_rate: int) -> dict[str, R
     def one(fmt: str) -> RunOnce:
         async def run() -> Sample:
             start = {"format": fmt, "sample_rate": sample_rate}
-            result = await stream_text(target.base_url, [paragraph], start=start)
+            result = await target.stream([paragraph], start=start)
             if result.errors:
                 raise BenchError(f"server errors for {fmt}: {result.errors}")
             if result.first_audio_s is None:

@@ -36,7 +36,7 @@ from bench.common import (
 from bench.machine import machine_info
 from bench.stats import summarize
 from bench.tables import print_tables
-from demo.tts_client import llm_deltas, stream_text, synthesize_once
+from demo.tts_client import llm_deltas
 from kokoro_server.segmenter import SentenceSegmenter
 
 NAME = "tts_ttfa"
@@ -74,23 +74,22 @@ def stream_sample(result: Any) -> Sample:
 def build_modes(
     target: Target, paragraph: str, first: str, tokens_per_s: float, engine: Any
 ) -> tuple[dict[str, RunOnce], dict[str, str]]:
-    url = target.base_url
     deltas = llm_deltas(paragraph)
 
     async def batch() -> Sample:
-        res = await synthesize_once(url, paragraph, format="pcm", sample_rate=24000)
+        res = await target.one_shot(paragraph, format="pcm", sample_rate=24000)
         audio_s = float(res.headers.get("x-audio-duration-s", "0") or 0)
         return {"ttfa_s": res.first_byte_s, "total_s": res.total_s, "audio_s": audio_s}
 
     async def stream_whole() -> Sample:
-        return stream_sample(await stream_text(url, [paragraph], start=START))
+        return stream_sample(await target.stream([paragraph], start=START))
 
     async def stream_deltas() -> Sample:
-        res = await stream_text(url, deltas, tokens_per_s=tokens_per_s, start=START)
+        res = await target.stream(deltas, tokens_per_s=tokens_per_s, start=START)
         return stream_sample(res)
 
     async def first_sentence() -> Sample:
-        return stream_sample(await stream_text(url, [first], start=START))
+        return stream_sample(await target.stream([first], start=START))
 
     modes: dict[str, RunOnce] = {"batch": batch}
     labels = {"batch": "(a) batch: POST /invocations, whole paragraph"}
