@@ -31,6 +31,7 @@ from bench.common import (
     run_interleaved,
     write_result,
 )
+from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import median, summarize
 from bench.tables import print_tables
@@ -126,7 +127,7 @@ async def measure(
         "warmup": args.warmup,
         "target": {"kind": target.kind, "description": target.description},
         "server_env": env,
-        "machine": machine_info(),
+        "machine": machine_info(server_providers() if target.same_machine else None),
         "text": {"chars": len(paragraph)},
         "levels": analyse(samples),
     }

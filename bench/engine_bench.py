@@ -32,3 +32,14 @@ def synthesize_sample(engine: KokoroEngine, text: str) -> Sample:
     audio = engine.synthesize(text, engine.default_voice)
     elapsed = time.perf_counter() - started
     return {"ttfa_s": elapsed, "total_s": elapsed, "audio_s": audio.size / 24_000}
+
+
+def server_providers() -> list[str]:
+    """The execution providers a server started here with these settings asks for.
+
+    Same ONNX Runtime install and KOKORO_* settings as the local server, without loading a
+    model; the first one is the provider in use.
+    """
+    from kokoro_server.engine import choose_providers
+
+    return [p if isinstance(p, str) else p[0] for p in choose_providers(Settings.from_env())]

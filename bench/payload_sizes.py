@@ -31,6 +31,7 @@ from bench.common import (
     run_interleaved,
     write_result,
 )
+from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import summarize
 from bench.tables import print_tables
@@ -156,7 +157,7 @@ async def measure(args: argparse.Namespace, target: Target, runs: int) -> dict[s
         "runs": runs,
         "warmup": args.warmup,
         "target": {"kind": target.kind, "description": target.description},
-        "machine": machine_info(),
+        "machine": machine_info(server_providers() if target.same_machine else None),
         "text": {"chars": len(paragraph)},
         "public_reference": PUBLIC_REFERENCE,
     }

@@ -50,7 +50,13 @@ def replace_section(doc: str, name: str, body: str) -> str:
 
 def _provenance(result: dict[str, Any]) -> str:
     m = result["machine"]
-    providers = ", ".join(m.get("ort_provider_in_use") or m.get("ort_available_providers") or [])
+    in_use = m.get("ort_provider_in_use")
+    providers = (
+        ", ".join(in_use)
+        if in_use
+        else "provider of the remote server unknown; available here: "
+        + ", ".join(m.get("ort_available_providers") or [])
+    )
     load = m.get("load_average_1m_at_start")
     load_note = f"; 1-min load average at start {load:.2f}" if load is not None else ""
     return (
