@@ -4,13 +4,15 @@
 # Everything else is a convenience on top of the same virtual environment.
 
 PYTHON ?= python3.12
+# jsii (under aws-cdk-lib) prints a Node.js end-of-life banner on every synth otherwise.
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo test lint format synth clean
+.PHONY: setup demo demo-agent test lint format synth cleanup clean
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -29,6 +31,10 @@ setup: $(STAMP) $(NODE_STAMP)
 demo: $(STAMP)
 	$(PY) -m demo
 
+# Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
+demo-agent: $(STAMP)
+	PYTHONPATH=agent $(PY) -m voice_agent.local_demo
+
 test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -43,6 +49,10 @@ format: $(STAMP)
 
 synth: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
+
+# After `npx cdk destroy --all`: report (and with ARGS="--delete" remove) what is left.
+cleanup: $(STAMP)
+	$(PY) -m teardown $(ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis

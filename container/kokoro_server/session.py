@@ -337,6 +337,7 @@ class Session:
             "sentence sent",
             index=index,
             chars=len(item.text),
+            queue_wait_ms=round((result.started_at - item.queued_at) * 1000, 1),
             queue_to_first_byte_ms=round(((first_byte_at or now) - item.queued_at) * 1000, 1),
             synth_ms=result.synth_ms,
             encode_ms=result.encode_ms,

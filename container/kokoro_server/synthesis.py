@@ -32,6 +32,7 @@ class Synthesized:
     duration_s: float
     synth_ms: float  # model time
     encode_ms: float
+    started_at: float  # perf_counter when a worker thread picked it up
 
 
 class SynthesisService:
@@ -98,6 +99,7 @@ class SynthesisService:
             duration_s=audio.duration_s(samples),
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),
+            started_at=started,
         )
 
     async def synthesize(

@@ -1,0 +1,1 @@
+"""Bedrock AgentCore voice agent: LLM text streamed into one bidirectional TTS session."""

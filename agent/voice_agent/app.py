@@ -1,0 +1,158 @@
+"""The AgentCore runtime app: POST /invocations (SSE), GET /ping, WebSocket /ws.
+
+The entrypoint returns a Starlette StreamingResponse of SSE bytes, which the SDK passes
+through unchanged. This keeps the pipeline on the server's event loop (the one /ws uses too,
+so one long-lived TTS client serves both) and lets Starlette cancel it the moment the caller
+disconnects; the SDK's async-generator bridge would only notice at the next event.
+/ping is the SDK's: HealthyBusy while any invocation is registered as an async task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from bedrock_agentcore.runtime import BedrockAgentCoreApp
+from starlette.responses import StreamingResponse
+from starlette.websockets import WebSocket
+
+from .events import AgentEvent, error_event, to_sse, to_ws_frames
+from .llm import TextSource, text_source_from_env
+from .payload import Invocation, PayloadError, parse_invocation
+from .pipeline import VoicePipeline
+from .settings import AgentSettings
+from .tts.base import TtsTransport
+
+log = logging.getLogger("voice_agent")
+
+
+def create_app(
+    settings: AgentSettings | None = None,
+    text_source: TextSource | None = None,
+    tts: TtsTransport | None = None,
+) -> BedrockAgentCoreApp:
+    settings = settings or AgentSettings.from_env()
+    pipeline = VoicePipeline(
+        text_source or text_source_from_env(),
+        tts or settings.tts_transport(),
+        sample_rate=settings.sample_rate,
+        tts_idle_timeout_s=settings.tts_idle_timeout_s,
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        yield
+        await pipeline.tts.aclose()
+
+    app = BedrockAgentCoreApp(lifespan=lifespan)
+    app.state.pipeline = pipeline
+
+    async def tracked(inv: Invocation) -> AsyncIterator[AgentEvent]:
+        # Registered as an async task so /ping answers HealthyBusy while audio is streaming.
+        task_id = app.add_async_task("voice_invocation", {"mode": inv.mode})
+        try:
+            async for event in pipeline.run(inv):
+                yield event
+        finally:
+            app.complete_async_task(task_id)
+
+    async def sse_body(payload: Any) -> AsyncIterator[bytes]:
+        try:
+            inv = parse_invocation(payload, settings.default_voice)
+        except PayloadError as exc:
+            yield to_sse(error_event(exc.code, str(exc)))
+            return
+        events = tracked(inv)
+        try:
+            async for event in events:
+                yield to_sse(event)
+        finally:
+            await events.aclose()
+
+    @app.entrypoint
+    def invoke(payload: Any) -> StreamingResponse:
+        return StreamingResponse(
+            sse_body(payload),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @app.websocket
+    async def ws_handler(websocket: WebSocket, context: Any) -> None:
+        await websocket.accept()
+        await _serve_websocket(websocket, tracked, settings)
+
+    return app
+
+
+async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSettings) -> None:
+    """One invocation per JSON message, answered in order. During a run, `{"type": "cancel"}`
+    stops it (barge-in) and closing the socket cancels it."""
+    while True:
+        try:
+            message = await websocket.receive()
+        except RuntimeError:  # already disconnected
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            inv = parse_invocation(json.loads(_message_text(message)), settings.default_voice)
+        except ValueError as exc:  # PayloadError, JSONDecodeError, UnicodeDecodeError
+            await websocket.send_text(json.dumps(error_event("bad_request", str(exc))))
+            continue
+        run = asyncio.create_task(_relay(websocket, tracked(inv)))
+        watcher = asyncio.create_task(_watch_caller(websocket))
+        try:
+            await asyncio.wait({run, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (run, watcher):
+                task.cancel()
+            await asyncio.gather(run, watcher, return_exceptions=True)
+        if watcher.cancelled():
+            continue  # the run finished first
+        if watcher.exception() is not None or watcher.result() == "disconnect":
+            return
+        if not run.cancelled() and run.exception() is None:
+            continue  # finished anyway; the late cancel has nothing to stop
+        await websocket.send_text(
+            json.dumps(error_event("cancelled", "invocation cancelled by the caller"))
+        )
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    if message.get("text") is not None:
+        return str(message["text"])
+    return bytes(message.get("bytes") or b"").decode("utf-8")
+
+
+async def _relay(websocket: WebSocket, events: AsyncIterator[AgentEvent]) -> None:
+    try:
+        async for event in events:
+            for frame in to_ws_frames(event):
+                if isinstance(frame, bytes):
+                    await websocket.send_bytes(frame)
+                else:
+                    await websocket.send_text(frame)
+    finally:
+        await events.aclose()  # type: ignore[attr-defined]
+
+
+async def _watch_caller(websocket: WebSocket) -> str:
+    """'disconnect' or 'cancel'; other messages during a run are answered `busy`."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return "disconnect"
+        try:
+            request = json.loads(_message_text(message))
+        except ValueError:
+            request = None
+        if isinstance(request, dict) and request.get("type") == "cancel":
+            return "cancel"
+        await websocket.send_text(
+            json.dumps(error_event("busy", "one invocation at a time per connection", fatal=False))
+        )

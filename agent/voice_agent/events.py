@@ -1,0 +1,66 @@
+"""Agent event types and their two wire encodings (SSE JSON with base64, WebSocket frames).
+
+Internally an event is a dict with a `type`, except audio, which keeps raw bytes until it is
+encoded: base64 in SSE, a binary frame right after its `audio` header on the WebSocket.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AudioEvent:
+    index: int
+    format: str
+    sample_rate: int
+    data: bytes
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "type": "audio",
+            "index": self.index,
+            "format": self.format,
+            "sample_rate": self.sample_rate,
+            "bytes": len(self.data),
+        }
+
+
+AgentEvent = dict[str, Any] | AudioEvent
+
+
+def text_event(delta: str) -> dict[str, Any]:
+    return {"type": "text", "delta": delta}
+
+
+def sentence_event(index: int, text: str) -> dict[str, Any]:
+    return {"type": "sentence", "index": index, "text": text}
+
+
+def error_event(code: str, message: str, fatal: bool = True) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "fatal": fatal}
+
+
+def done_event(metrics: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "done", "metrics": metrics}
+
+
+def to_json_event(event: AgentEvent) -> dict[str, Any]:
+    """The SSE form: audio carries its bytes base64-encoded in `data`."""
+    if isinstance(event, AudioEvent):
+        return {**event.header(), "data": base64.b64encode(event.data).decode("ascii")}
+    return event
+
+
+def to_sse(event: AgentEvent) -> bytes:
+    return f"data: {json.dumps(to_json_event(event), ensure_ascii=False)}\n\n".encode()
+
+
+def to_ws_frames(event: AgentEvent) -> list[str | bytes]:
+    """WebSocket form: JSON text frames; audio is its header frame then one binary frame."""
+    if isinstance(event, AudioEvent):
+        return [json.dumps(event.header()), event.data]
+    return [json.dumps(event, ensure_ascii=False)]

@@ -1,0 +1,269 @@
+"""One invocation: LLM text -> one bidirectional TTS session -> caller events.
+
+Two tasks feed one queue, so the caller sees text and audio in true arrival order:
+- the text pump reads LLM deltas, emits `text` events and (stream mode) forwards each cleaned
+  delta to the TTS session at once; batch mode sends the whole answer when it is complete;
+- the audio pump relays `sentence` and `audio` events as the TTS session produces them.
+If the caller goes away (the generator is closed or cancelled) both tasks are cancelled, the
+TTS session gets `cancel` and is closed, and nothing is left running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .events import AgentEvent, AudioEvent, done_event, error_event, sentence_event, text_event
+from .llm import TextSource
+from .payload import Invocation
+from .speakable import SpeakableFilter
+from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport
+
+# TTS errors after which no sentence of this invocation can succeed: end it at once.
+FATAL_TTS_CODES = frozenset({"unknown_voice", "bad_parameter"})
+_TEXT_DONE = object()
+_AUDIO_DONE = object()
+
+
+@dataclass(frozen=True)
+class _Fatal:
+    code: str
+    message: str
+
+
+@dataclass
+class Metrics:
+    mode: str
+    text_source: str
+    tts_transport: str
+    start: float = field(default_factory=time.perf_counter)
+    first_text: float | None = None
+    first_audio: float | None = None
+    audio_bytes: int = 0
+    audio_s_reported: float = 0.0
+    tts_reported_bytes: int = 0
+    sentences: int = 0
+    sample_rate: int = 24000
+    format: str = "pcm"
+
+    def _ms(self, t: float | None) -> float | None:
+        return None if t is None else round((t - self.start) * 1000, 1)
+
+    def as_dict(self) -> dict[str, Any]:
+        audio_s = self.audio_s_reported
+        if not audio_s and self.format == "pcm":
+            audio_s = self.audio_bytes / (2 * self.sample_rate)
+        return {
+            "mode": self.mode,
+            "text_source": self.text_source,
+            "tts_transport": self.tts_transport,
+            "time_to_first_text_ms": self._ms(self.first_text),
+            "time_to_first_audio_ms": self._ms(self.first_audio),
+            "total_ms": self._ms(time.perf_counter()),
+            "audio_seconds": round(audio_s, 3),
+            "audio_bytes": self.audio_bytes,
+            "tts_reported_audio_bytes": self.tts_reported_bytes,
+            "sentences": self.sentences,
+        }
+
+
+class VoicePipeline:
+    def __init__(
+        self,
+        text_source: TextSource,
+        tts: TtsTransport,
+        sample_rate: int = 24000,
+        tts_idle_timeout_s: float = 30.0,
+        llm_idle_timeout_s: float = 120.0,
+        connect_timeout_s: float = 15.0,
+    ) -> None:
+        self.text_source = text_source
+        self.tts = tts
+        self.sample_rate = sample_rate
+        self.tts_idle_timeout_s = tts_idle_timeout_s
+        self.llm_idle_timeout_s = llm_idle_timeout_s
+        self.connect_timeout_s = connect_timeout_s
+
+    async def run(self, inv: Invocation) -> AsyncIterator[AgentEvent]:
+        metrics = Metrics(
+            mode=inv.mode,
+            text_source=self.text_source.describe(),
+            tts_transport=self.tts.name,
+            sample_rate=self.sample_rate,
+            format=inv.format,
+        )
+        try:
+            session = await asyncio.wait_for(
+                self.tts.open_session(inv.voice, inv.format, self.sample_rate),
+                self.connect_timeout_s,
+            )
+        except Exception as exc:
+            yield error_event("tts_unavailable", f"cannot open a TTS session: {exc!r}")
+            return
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        close_sent = asyncio.Event()
+        tasks = [
+            asyncio.create_task(self._pump_text(inv, session, queue, metrics, close_sent)),
+            asyncio.create_task(self._pump_audio(inv, session, queue, metrics, close_sent)),
+        ]
+        completed = False
+        try:
+            running = len(tasks)
+            while running:
+                item = await queue.get()
+                if item is _TEXT_DONE or item is _AUDIO_DONE:
+                    running -= 1
+                elif isinstance(item, _Fatal):
+                    yield error_event(item.code, item.message)
+                    return
+                else:
+                    yield item
+            completed = True
+            yield done_event(metrics.as_dict())
+        finally:
+            # Shielded: under anyio (Starlette) a cancelled scope would cancel every await
+            # here; the clean-up task runs to the end either way.
+            cleanup = asyncio.ensure_future(_cleanup(session, tasks, send_cancel=not completed))
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(cleanup)
+
+    async def _pump_text(
+        self,
+        inv: Invocation,
+        session: TtsSession,
+        queue: asyncio.Queue[Any],
+        metrics: Metrics,
+        close_sent: asyncio.Event,
+    ) -> None:
+        cleaner = SpeakableFilter()
+        held: list[str] = []
+        try:
+            try:
+                async for delta in self.text_source.stream(inv.prompt):
+                    if metrics.first_text is None:
+                        metrics.first_text = time.perf_counter()
+                    queue.put_nowait(text_event(delta))
+                    clean = cleaner.feed(delta)
+                    if inv.mode == "batch":
+                        held.append(clean)
+                    elif clean:
+                        await _send_text(session, clean)
+            except asyncio.CancelledError:
+                raise
+            except _SendError:
+                raise
+            except Exception as exc:
+                queue.put_nowait(_Fatal("llm_error", f"text source failed: {exc!r}"))
+                return
+            held.append(cleaner.finish())
+            rest = "".join(held)
+            if rest.strip():
+                await session.send_text(rest)
+            await session.close()
+            close_sent.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            queue.put_nowait(_Fatal("tts_send_failed", f"cannot send to the TTS session: {exc!r}"))
+        finally:
+            queue.put_nowait(_TEXT_DONE)
+
+    async def _pump_audio(
+        self,
+        inv: Invocation,
+        session: TtsSession,
+        queue: asyncio.Queue[Any],
+        metrics: Metrics,
+        close_sent: asyncio.Event,
+    ) -> None:
+        events = session.events()
+        formats: dict[int, tuple[str, int]] = {}
+        try:
+            while True:
+                # Before `close` the TTS may idle while the LLM thinks; after it, it may not.
+                closing = close_sent.is_set()
+                timeout = self.tts_idle_timeout_s if closing else self.llm_idle_timeout_s
+                try:
+                    event = await asyncio.wait_for(anext(events), timeout)
+                except StopAsyncIteration:
+                    queue.put_nowait(_Fatal("tts_disconnected", "TTS stream ended early"))
+                    return
+                except TimeoutError:
+                    queue.put_nowait(_Fatal("tts_timeout", f"no TTS event for {timeout:g} s"))
+                    return
+                if isinstance(event, TtsAudio):
+                    if metrics.first_audio is None:
+                        metrics.first_audio = time.perf_counter()
+                    metrics.audio_bytes += len(event.data)
+                    fmt, rate = formats.get(event.index, (inv.format, self.sample_rate))
+                    queue.put_nowait(AudioEvent(event.index, fmt, rate, event.data))
+                elif isinstance(event, TtsFailure):
+                    queue.put_nowait(_Fatal(event.code, event.message))
+                    return
+                elif isinstance(event, TtsControl) and self._on_control(
+                    event.message, queue, metrics, formats, inv
+                ):
+                    return
+        finally:
+            with contextlib.suppress(Exception):
+                await events.aclose()  # type: ignore[attr-defined]
+            queue.put_nowait(_AUDIO_DONE)
+
+    def _on_control(
+        self,
+        msg: dict[str, Any],
+        queue: asyncio.Queue[Any],
+        metrics: Metrics,
+        formats: dict[int, tuple[str, int]],
+        inv: Invocation,
+    ) -> bool:
+        """Handle one control message; True when the session is over."""
+        kind = msg.get("type")
+        if kind == "sentence_start":
+            index = int(msg["index"])
+            formats[index] = (
+                str(msg.get("format", inv.format)),
+                int(msg.get("sample_rate", self.sample_rate)),
+            )
+            metrics.sentences += 1
+            queue.put_nowait(sentence_event(index, str(msg.get("text", ""))))
+        elif kind == "synthesis_complete":
+            metrics.audio_s_reported += float(msg.get("duration_s", 0.0))
+            metrics.tts_reported_bytes += int(msg.get("audio_bytes", 0))
+        elif kind == "error":
+            code = f"tts_{msg.get('code', 'error')}"
+            message = str(msg.get("message", ""))
+            if msg.get("fatal", False) or msg.get("code") in FATAL_TTS_CODES:
+                queue.put_nowait(_Fatal(code, message))
+                return True
+            queue.put_nowait(error_event(code, message, fatal=False))
+        elif kind == "session_end":
+            return True
+        return False
+
+
+class _SendError(Exception):
+    """Sending to the TTS session failed (told apart from a failing text source)."""
+
+
+async def _send_text(session: TtsSession, text: str) -> None:
+    try:
+        await session.send_text(text)
+    except Exception as exc:
+        raise _SendError(repr(exc)) from exc
+
+
+async def _cleanup(session: TtsSession, tasks: list[asyncio.Task[None]], send_cancel: bool) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if send_cancel:
+        # Barge-in semantics: the server drops queued text and stops the sentence in progress.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(session.cancel(), 2.0)
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(session.aclose(), 5.0)

@@ -1,0 +1,1 @@
+"""AWS CDK app for the Kokoro TTS endpoint and the AgentCore voice agent."""

@@ -1,0 +1,1 @@
+"""Reusable constructs: each owns its resources, IAM and cdk-nag acknowledgements."""

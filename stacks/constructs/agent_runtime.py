@@ -1,0 +1,128 @@
+"""Bedrock AgentCore runtime for the voice agent, with a least-privilege execution role."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from aws_cdk import Stack
+from aws_cdk import aws_bedrockagentcore as agentcore
+from aws_cdk import aws_ecr_assets as ecr_assets
+from aws_cdk import aws_iam as iam
+from constructs import Construct
+
+from stacks.constructs.bedrock_access import bedrock_model_arns
+from stacks.nag import acknowledge, iam5
+
+_LOGS = "arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:"
+# Wildcard resources of the execution-role baseline that AgentCore documents and that the
+# aws-cdk-lib Runtime construct adds; each acknowledged with why it cannot be narrower.
+_BASELINE_WILDCARDS: tuple[tuple[str, str], ...] = (
+    (
+        "*",
+        "X-Ray trace APIs, cloudwatch:PutMetricData (limited by condition to the "
+        "bedrock-agentcore namespace) and ecr:GetAuthorizationToken have no resource-level "
+        "permissions.",
+    ),
+    (
+        f"{_LOGS}/aws/bedrock-agentcore/runtimes/*",
+        "AgentCore creates the runtime's log groups under this path with a generated runtime id "
+        "suffix that is unknown before deployment.",
+    ),
+    (
+        f"{_LOGS}/aws/bedrock-agentcore/runtimes/*:log-stream:*",
+        "Log streams of the runtime's own log groups, whose names carry the generated runtime id.",
+    ),
+    (
+        f"{_LOGS}*",
+        "logs:DescribeLogGroups is a list operation that IAM evaluates on the account's "
+        "log-group:* resource; the AgentCore runtime calls it at start-up.",
+    ),
+    (
+        "arn:<AWS::Partition>:bedrock-agentcore:<AWS::Region>:<AWS::AccountId>:"
+        "workload-identity-directory/default/workload-identity/*",
+        "The runtime's workload identity is created by AgentCore with a generated name; the "
+        "token actions are limited to the account's default workload identity directory.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    runtime_name: str
+    agent_dir: Path
+    endpoint_name: str
+    endpoint_arn: str
+    voice: str
+    bedrock_model_id: str
+    bedrock_foundation_model_id: str
+    bedrock_model_regions: tuple[str, ...]
+
+
+class VoiceAgentRuntime(Construct):
+    """AgentCore runtime (IAM auth) built from agent/ as a linux/arm64 image.
+
+    The aws-cdk-lib L2 ``Runtime`` adds the baseline permissions AgentCore documents for an
+    execution role (image pull from the asset repository, the runtime's log groups, X-Ray,
+    metrics in the bedrock-agentcore namespace, workload access tokens) to the role given
+    here; this construct adds only the endpoint and model the agent calls.
+    """
+
+    def __init__(self, scope: Construct, construct_id: str, *, settings: AgentSettings) -> None:
+        super().__init__(scope, construct_id)
+        stack = Stack.of(self)
+        self.role = iam.Role(
+            self,
+            "ExecutionRole",
+            assumed_by=iam.ServicePrincipal(
+                "bedrock-agentcore.amazonaws.com",
+                conditions={
+                    "StringEquals": {"aws:SourceAccount": stack.account},
+                    "ArnLike": {
+                        "aws:SourceArn": stack.format_arn(service="bedrock-agentcore", resource="*")
+                    },
+                },
+            ),
+            description="Voice agent runtime: stream TTS from one endpoint, one Bedrock model",
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="InvokeTtsEndpoint",
+                actions=[
+                    "sagemaker:InvokeEndpointWithBidirectionalStream",
+                    "sagemaker:InvokeEndpoint",
+                ],
+                resources=[settings.endpoint_arn],
+            )
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                sid="InvokeBedrockModel",
+                actions=["bedrock:InvokeModelWithResponseStream", "bedrock:InvokeModel"],
+                resources=bedrock_model_arns(
+                    self,
+                    settings.bedrock_model_id,
+                    settings.bedrock_foundation_model_id,
+                    settings.bedrock_model_regions,
+                ),
+            )
+        )
+        artifact = agentcore.AgentRuntimeArtifact.from_asset(
+            str(settings.agent_dir), platform=ecr_assets.Platform.LINUX_ARM64
+        )
+        self.runtime = agentcore.Runtime(
+            self,
+            "Runtime",
+            runtime_name=settings.runtime_name,
+            agent_runtime_artifact=artifact,
+            execution_role=self.role,
+            authorizer_configuration=agentcore.RuntimeAuthorizerConfiguration.using_iam(),
+            description="Voice agent: LLM text streamed sentence by sentence into Kokoro TTS",
+            environment_variables={
+                "TTS_ENDPOINT_NAME": settings.endpoint_name,
+                "TTS_VOICE": settings.voice,
+                "BEDROCK_MODEL_ID": settings.bedrock_model_id,
+            },
+        )
+        for resource, why in _BASELINE_WILDCARDS:
+            acknowledge(self.role, iam5(resource), why)

@@ -1,0 +1,198 @@
+"""SageMaker model, endpoint config and endpoint for the Kokoro TTS container."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aws_cdk import RemovalPolicy, Stack
+from aws_cdk import aws_ecr_assets as ecr_assets
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_sagemaker as sagemaker
+from constructs import Construct
+
+from stacks.dockerfile_guard import BIDI_LABEL_KEY
+from stacks.nag import acknowledge, arn_of, iam5
+
+VARIANT_NAME = "AllTraffic"
+MODEL_DIR = "/opt/ml/model"
+
+
+@dataclass(frozen=True)
+class EndpointSettings:
+    endpoint_name: str
+    instance_type: str
+    initial_instance_count: int
+    inference_ami_version: str
+    startup_health_check_timeout_s: int
+    model_data_download_timeout_s: int
+    voice: str
+    network_isolation: bool = True
+
+
+def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
+    """ARN of a SageMaker endpoint in the scope's account and region (names are lower-cased)."""
+    return Stack.of(scope).format_arn(
+        service="sagemaker", resource="endpoint", resource_name=endpoint_name.lower()
+    )
+
+
+class TtsEndpoint(Construct):
+    """Execution role, log group, CfnModel, CfnEndpointConfig and CfnEndpoint.
+
+    The model reads the weights as uncompressed S3 model data (S3Prefix, CompressionType
+    None), which SageMaker copies to /opt/ml/model before starting the container.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        settings: EndpointSettings,
+        image: ecr_assets.DockerImageAsset,
+        bucket: s3.IBucket,
+        weights_prefix: str,
+        model_data_url: str,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.endpoint_name = settings.endpoint_name
+        self.variant_name = VARIANT_NAME
+        self.log_group = logs.LogGroup(
+            self,
+            "EndpointLogs",
+            log_group_name=f"/aws/sagemaker/Endpoints/{settings.endpoint_name}",
+            retention=logs.RetentionDays.ONE_MONTH,
+            removal_policy=RemovalPolicy.DESTROY,
+        )
+        self.role = self._execution_role(image, bucket, weights_prefix)
+        self.model = sagemaker.CfnModel(
+            self,
+            "Model",
+            execution_role_arn=self.role.role_arn,
+            # The container never calls out at run time (weights come from S3 via SageMaker).
+            enable_network_isolation=settings.network_isolation,
+            primary_container=sagemaker.CfnModel.ContainerDefinitionProperty(
+                image=image.image_uri,
+                mode="SingleModel",
+                model_data_source=sagemaker.CfnModel.ModelDataSourceProperty(
+                    s3_data_source=sagemaker.CfnModel.S3DataSourceProperty(
+                        s3_uri=model_data_url,
+                        s3_data_type="S3Prefix",
+                        compression_type="None",
+                    )
+                ),
+                environment={
+                    "KOKORO_MODEL_DIR": MODEL_DIR,
+                    "KOKORO_VOICE": settings.voice,
+                    "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
+                },
+            ),
+        )
+        # The role's policy must exist before SageMaker validates image and data access.
+        self.model.node.add_dependency(self.role)
+        self.endpoint_config = sagemaker.CfnEndpointConfig(
+            self,
+            "EndpointConfig",
+            production_variants=[
+                sagemaker.CfnEndpointConfig.ProductionVariantProperty(
+                    variant_name=VARIANT_NAME,
+                    model_name=self.model.attr_model_name,
+                    instance_type=settings.instance_type,
+                    initial_instance_count=settings.initial_instance_count,
+                    initial_variant_weight=1.0,
+                    inference_ami_version=settings.inference_ami_version,
+                    container_startup_health_check_timeout_in_seconds=(
+                        settings.startup_health_check_timeout_s
+                    ),
+                    model_data_download_timeout_in_seconds=settings.model_data_download_timeout_s,
+                    routing_config=sagemaker.CfnEndpointConfig.RoutingConfigProperty(
+                        routing_strategy="LEAST_OUTSTANDING_REQUESTS"
+                    ),
+                )
+            ],
+        )
+        # Informational: SageMaker reads the capability from the image LABEL (checked at
+        # synth); the tag makes the endpoint config say what it serves.
+        self.endpoint_config.tags.set_tag(BIDI_LABEL_KEY, "true")
+        acknowledge(
+            self.endpoint_config,
+            "AwsSolutions-SM2",
+            (
+                "ml.g5 instances use local NVMe instance storage, for which SageMaker rejects a "
+                "KmsKeyId; the instance store is hardware-encrypted by AWS."
+            ),
+        )
+        self.endpoint = sagemaker.CfnEndpoint(
+            self,
+            "Endpoint",
+            endpoint_name=settings.endpoint_name,
+            endpoint_config_name=self.endpoint_config.attr_endpoint_config_name,
+        )
+        self.endpoint.node.add_dependency(self.log_group)
+        self.endpoint_arn = endpoint_arn(self, settings.endpoint_name)
+        acknowledge(
+            self.model,
+            "AwsSolutions-SM1",
+            (
+                "The container needs no network: it reads its weights from /opt/ml/model, which "
+                "SageMaker fills from S3, and by default runs with network isolation; a VPC "
+                "would add NAT/endpoint cost without protecting anything."
+            ),
+        )
+
+    def _execution_role(
+        self, image: ecr_assets.DockerImageAsset, bucket: s3.IBucket, weights_prefix: str
+    ) -> iam.Role:
+        stack = Stack.of(self)
+        role = iam.Role(
+            self,
+            "ExecutionRole",
+            assumed_by=iam.ServicePrincipal(
+                "sagemaker.amazonaws.com",
+                # Confused-deputy guard: only SageMaker acting for this account. (SourceArn
+                # is not set on every SageMaker hosting call, so it is not required here.)
+                conditions={"StringEquals": {"aws:SourceAccount": stack.account}},
+            ),
+            description="Kokoro TTS endpoint: read its weights, pull its image, write its logs",
+        )
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:GetObject"],
+                resources=[bucket.arn_for_objects(f"{weights_prefix}*")],
+            )
+        )
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],
+                resources=[bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": [weights_prefix, f"{weights_prefix}*"]}},
+            )
+        )
+        # Repository-scoped pull of the image asset; GetAuthorizationToken has no resource.
+        image.repository.grant_pull(role)
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=[
+                    "logs:CreateLogStream",
+                    "logs:PutLogEvents",
+                    "logs:DescribeLogStreams",
+                ],
+                resources=[self.log_group.log_group_arn],
+            )
+        )
+        acknowledge(
+            role,
+            iam5(f"{arn_of(bucket)}/{weights_prefix}*"),
+            "Read access to the objects under this revision's weights prefix only.",
+        )
+        acknowledge(
+            role,
+            iam5("*"),
+            (
+                "ecr:GetAuthorizationToken has no resource-level permissions in IAM; image pulls "
+                "themselves are scoped to the image asset repository."
+            ),
+        )
+        return role

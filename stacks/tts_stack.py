@@ -1,0 +1,88 @@
+"""TTS endpoint stack: image, weights cache, SageMaker endpoint, autoscaling, alarms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from aws_cdk import CfnOutput, Stack
+from aws_cdk import aws_ecr_assets as ecr_assets
+from constructs import Construct
+
+from stacks.config import AppConfig
+from stacks.constructs.endpoint_alarms import EndpointAlarms
+from stacks.constructs.endpoint_scaling import EndpointAutoscaling
+from stacks.constructs.tts_endpoint import EndpointSettings, TtsEndpoint
+from stacks.constructs.weights_cache import WeightsCache
+from stacks.dockerfile_guard import require_bidi_label
+from stacks.weights_manifest import load_revision
+
+
+class TtsStack(Stack):
+    """Wires the TTS constructs together; all settings come from AppConfig."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AppConfig,
+        container_dir: Path,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(scope, construct_id, **kwargs)
+        require_bidi_label(container_dir / "Dockerfile")
+        revision = load_revision(config.weights_revision)
+
+        # Built and pushed by `cdk deploy` only; synth just records the asset.
+        image = ecr_assets.DockerImageAsset(
+            self,
+            "KokoroImage",
+            directory=str(container_dir),
+            platform=ecr_assets.Platform.LINUX_AMD64,
+            exclude=["**/__pycache__", "**/*.pyc", "**/.pytest_cache"],
+        )
+        weights = WeightsCache(self, "Weights", revision=revision)
+        tts = TtsEndpoint(
+            self,
+            "Tts",
+            settings=EndpointSettings(
+                endpoint_name=config.endpoint_name,
+                instance_type=config.instance_type,
+                initial_instance_count=config.initial_instance_count,
+                inference_ami_version=config.inference_ami_version,
+                startup_health_check_timeout_s=config.startup_health_check_timeout_s,
+                model_data_download_timeout_s=config.model_data_download_timeout_s,
+                voice=config.voice,
+                network_isolation=config.network_isolation,
+            ),
+            image=image,
+            bucket=weights.bucket,
+            weights_prefix=weights.prefix,
+            model_data_url=weights.model_data_url,
+        )
+        scaling = EndpointAutoscaling(
+            self,
+            "Autoscaling",
+            endpoint_name=config.endpoint_name,
+            variant_name=tts.variant_name,
+            min_instances=config.min_instances,
+            max_instances=config.max_instances,
+            target_concurrency=config.target_concurrency_per_instance,
+        )
+        scaling.node.add_dependency(tts.endpoint)
+        EndpointAlarms(
+            self,
+            "Alarms",
+            endpoint_name=config.endpoint_name,
+            variant_name=tts.variant_name,
+            latency_p90_ms=config.latency_alarm_p90_ms,
+        )
+
+        self.endpoint_name = config.endpoint_name
+        self.endpoint_arn = tts.endpoint_arn
+        CfnOutput(self, "EndpointName", value=tts.endpoint.attr_endpoint_name)
+        CfnOutput(self, "EndpointArn", value=tts.endpoint_arn)
+        CfnOutput(self, "WeightsBucketName", value=weights.bucket.bucket_name)
+        CfnOutput(self, "WeightsS3Uri", value=weights.model_data_url)
+        CfnOutput(self, "ImageUri", value=image.image_uri)

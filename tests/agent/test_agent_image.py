@@ -1,0 +1,67 @@
+"""Static checks of the agent image: Dockerfile rules (hadolint + the runtime's contract) and
+pinned requirements covering what the package imports."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKERFILE = ROOT / "agent" / "Dockerfile"
+REQUIREMENTS = ROOT / "agent" / "requirements.txt"
+# import name -> distribution name in requirements.txt
+DISTRIBUTIONS = {
+    "bedrock_agentcore": "bedrock-agentcore",
+    "strands": "strands-agents",
+    "aws_sdk_sagemaker_runtime_http2": "aws-sdk-sagemaker-runtime-http2",
+    "smithy_http": "aws-sdk-sagemaker-runtime-http2",  # its dependency; imported for awscrt
+    "smithy_core": "aws-sdk-sagemaker-runtime-http2",
+    "boto3": "boto3",
+    "botocore": "boto3",
+    "websockets": "websockets",
+    "httpx": "httpx",
+    "httpx_sse": "httpx-sse",
+    "uvicorn": "uvicorn",
+    "starlette": "starlette",
+}
+
+
+def test_dockerfile_passes_hadolint() -> None:
+    hadolint = Path(sys.executable).with_name("hadolint")
+    result = subprocess.run([str(hadolint), str(DOCKERFILE)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dockerfile_follows_the_runtime_contract() -> None:
+    text = DOCKERFILE.read_text()
+    assert re.search(
+        r"^FROM public\.ecr\.aws/docker/library/python:3\.12\.\d+-slim-bookworm$", text, re.M
+    )  # full tag
+    assert re.search(r"^USER 10001$", text, re.M)  # non-root
+    assert re.search(r"^EXPOSE 8080$", text, re.M)
+    assert re.search(r'^CMD \["python", "-m", "voice_agent"\]$', text, re.M)  # exec form
+    assert "pip install --no-cache-dir -r requirements.txt" in text
+    assert "linux/arm64" in text
+
+
+def test_requirements_are_pinned_and_cover_every_import() -> None:
+    pins = {}
+    for line in REQUIREMENTS.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, sep, version = line.partition("==")
+            assert sep and version, f"not pinned with ==: {line}"
+            pins[re.sub(r"\[.*\]", "", name).lower()] = version
+    imported: set[str] = set()
+    for path in (ROOT / "agent" / "voice_agent").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = {m for m in imported if m not in sys.stdlib_module_names}
+    assert third_party <= set(DISTRIBUTIONS), third_party - set(DISTRIBUTIONS)
+    assert {DISTRIBUTIONS[m] for m in third_party} <= set(pins)

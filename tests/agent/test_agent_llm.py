@@ -1,0 +1,130 @@
+"""Text sources: ReplayedAnswerSource (rate, content, naming), env selection, and the Strands
+source driven through a real strands Agent with a scripted model (Bedrock is not reachable)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from strands.models.model import Model
+
+from voice_agent.llm import (
+    DEFAULT_REPLAY_ANSWER,
+    SYSTEM_PROMPT,
+    ReplayedAnswerSource,
+    StrandsBedrockSource,
+    replay_tokens,
+    text_source_from_env,
+)
+
+
+async def test_replay_yields_the_answer_at_the_configured_rate() -> None:
+    answer = "One two three four five six seven eight nine ten."
+    source = ReplayedAnswerSource(answer, tokens_per_s=100)
+    start = time.perf_counter()
+    deltas = [d async for d in source.stream("ignored prompt")]
+    elapsed = time.perf_counter() - start
+    assert "".join(deltas) == answer
+    assert len(deltas) == 10
+    assert 0.09 <= elapsed < 0.5  # 10 tokens at 100 tokens/s
+    assert source.describe() == "ReplayedAnswerSource (replays a given answer at 100 tokens/s)"
+
+
+def test_tokens_rejoin_to_the_text_and_long_runs_are_cut() -> None:
+    for text in [DEFAULT_REPLAY_ANSWER, "こんにちは。今日はいい天気ですね。", "  a\n\nb  "]:
+        assert "".join(replay_tokens(text)) == text
+    assert max(len(t.strip()) for t in replay_tokens("x" * 50)) <= 6
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"answer": "  "}, "non-empty answer"),
+        ({"tokens_per_s": 0}, "tokens_per_s must be > 0"),
+        ({"first_token_delay_s": -1}, "first_token_delay_s must be >= 0"),
+    ],
+)
+def test_replay_rejects_bad_settings(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ReplayedAnswerSource(**kwargs)
+
+
+def test_env_selects_the_source(tmp_path) -> None:
+    src = text_source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "25"})
+    assert isinstance(src, ReplayedAnswerSource) and src.tokens_per_s == 25
+    assert src.answer == DEFAULT_REPLAY_ANSWER
+    f = tmp_path / "answer.txt"
+    f.write_text("From a file.", encoding="utf-8")
+    src = text_source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
+    assert src.answer == "From a file."
+    with pytest.raises(ValueError, match="BEDROCK_MODEL_ID is not set"):
+        text_source_from_env({})
+    with pytest.raises(ValueError, match="must be 'bedrock' or 'replay'"):
+        text_source_from_env({"AGENT_TEXT_SOURCE": "gpt"})
+    with pytest.raises(ValueError, match="must be numbers"):
+        text_source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "x"})
+    bedrock = text_source_from_env(
+        {"BEDROCK_MODEL_ID": "anthropic.claude-test", "AWS_REGION": "us-east-1"}
+    )
+    assert bedrock.describe() == "StrandsBedrockSource (Bedrock model anthropic.claude-test)"
+
+
+class ScriptedModel(Model):
+    """A strands Model test double streaming Bedrock ConverseStream-shaped events."""
+
+    def __init__(self, pieces: list[str]) -> None:
+        self.pieces = pieces
+        self.system_prompts: list[str | None] = []
+
+    def update_config(self, **model_config: Any) -> None:
+        return None
+
+    def get_config(self) -> dict[str, Any]:
+        return {"model_id": "scripted"}
+
+    async def structured_output(self, *args: Any, **kwargs: Any):  # pragma: no cover
+        raise NotImplementedError
+        yield
+
+    async def stream(
+        self, messages, tool_specs=None, system_prompt=None, **kwargs
+    ) -> AsyncIterator:
+        self.system_prompts.append(system_prompt)
+        yield {"messageStart": {"role": "assistant"}}
+        yield {"contentBlockStart": {"start": {}}}
+        for piece in self.pieces:
+            yield {"contentBlockDelta": {"delta": {"text": piece}}}
+        yield {"contentBlockStop": {}}
+        yield {"messageStop": {"stopReason": "end_turn"}}
+
+
+async def test_strands_source_streams_text_deltas_with_the_speakable_system_prompt() -> None:
+    model = ScriptedModel(["Your order ", "shipped. ", "It arrives Thursday."])
+    source = StrandsBedrockSource(model_id="scripted", model=model)
+    deltas = [d async for d in source.stream("Where is my order?")]
+    assert deltas == ["Your order ", "shipped. ", "It arrives Thursday."]
+    assert model.system_prompts == [SYSTEM_PROMPT]
+    assert "no markdown" in SYSTEM_PROMPT and "emoji" in SYSTEM_PROMPT
+    # A fresh Agent per call: a second invocation works with the same source.
+    assert [d async for d in source.stream("again")] == deltas
+
+
+def test_agent_settings_from_env() -> None:
+    from voice_agent.settings import AgentSettings
+    from voice_agent.tts.sagemaker import SageMakerBidiTts
+    from voice_agent.tts.websocket import WebSocketTts
+
+    s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart"})
+    assert s.default_voice == "af_heart"  # the variable the agent stack sets
+    assert isinstance(s.tts_transport(), SageMakerBidiTts)
+    url = "ws://127.0.0.1:1/invocations-bidirectional-stream"
+    s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro"})
+    assert isinstance(s.tts_transport(), WebSocketTts)  # TTS_URL wins for local runs
+    with pytest.raises(ValueError, match="set TTS_URL"):
+        AgentSettings.from_env({}).tts_transport()
+    with pytest.raises(ValueError, match="ws:// or wss://"):
+        AgentSettings.from_env({"TTS_URL": "http://x"}).tts_transport()
+    with pytest.raises(ValueError, match="AGENT_SAMPLE_RATE"):
+        AgentSettings.from_env({"AGENT_SAMPLE_RATE": "fast"})

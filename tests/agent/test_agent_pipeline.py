@@ -1,0 +1,156 @@
+"""Relay order, stream vs batch, errors and cancel of the pipeline against FakeTtsServer."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from tests.agent.fake_tts import FakeTtsServer
+from voice_agent.events import AudioEvent
+from voice_agent.llm import ReplayedAnswerSource
+from voice_agent.payload import Invocation
+from voice_agent.pipeline import VoicePipeline
+from voice_agent.speakable import speakable
+from voice_agent.tts.websocket import WebSocketTts
+
+ANSWER = "**Sure.** Your order shipped today. It arrives on Thursday! Anything else?"
+LONG = "Hi. " + "More words keep coming. " * 40  # seconds of text after the first sentence
+
+
+def kinds(events: list) -> list[str]:
+    return ["audio" if isinstance(e, AudioEvent) else e["type"] for e in events]
+
+
+async def collect(pipeline: VoicePipeline, inv: Invocation) -> list:
+    return [e async for e in pipeline.run(inv)]
+
+
+async def test_stream_mode_relays_audio_while_text_still_arrives() -> None:
+    async with FakeTtsServer() as tts:
+        pipeline = VoicePipeline(
+            ReplayedAnswerSource(ANSWER, tokens_per_s=40), WebSocketTts(tts.url)
+        )
+        events = await collect(pipeline, Invocation(prompt="hi", mode="stream"))
+    order = kinds(events)
+    assert order[-1] == "done"
+    # Interleaved: the first audio comes before the last text delta.
+    assert order.index("audio") < len(order) - 1 - order[::-1].index("text")
+    # Each sentence's `sentence` event precedes its audio; audio is tagged with its index.
+    seen: set[int] = set()
+    for e in events:
+        if isinstance(e, AudioEvent):
+            assert e.index in seen
+        elif e["type"] == "sentence":
+            seen.add(e["index"])
+    session = tts.sessions[0]
+    sent_text = "".join(m["text"] for m in session.received if m["type"] == "text")
+    assert sent_text == speakable(ANSWER)
+    assert "**" not in sent_text
+    assert session.types()[0] == "start" and session.types()[-1] == "close"
+    assert session.types().count("text") > 3  # deltas went out as they arrived
+    audio = b"".join(e.data for e in events if isinstance(e, AudioEvent))
+    metrics = events[-1]["metrics"]
+    assert len(audio) == session.audio_bytes == metrics["audio_bytes"]
+    assert metrics["tts_reported_audio_bytes"] == session.audio_bytes
+    assert metrics["sentences"] == 4
+    assert 0 < metrics["time_to_first_text_ms"] < metrics["time_to_first_audio_ms"]
+    assert metrics["time_to_first_audio_ms"] < metrics["total_ms"]
+    assert metrics["text_source"].startswith("ReplayedAnswerSource")
+
+
+async def test_batch_mode_sends_the_whole_answer_once_after_the_llm_finished() -> None:
+    async with FakeTtsServer() as tts:
+        pipeline = VoicePipeline(
+            ReplayedAnswerSource(ANSWER, tokens_per_s=200), WebSocketTts(tts.url)
+        )
+        events = await collect(pipeline, Invocation(prompt="hi", mode="batch"))
+    order = kinds(events)
+    assert order[-1] == "done"
+    last_text = len(order) - 1 - order[::-1].index("text")
+    assert order.index("audio") > last_text
+    session = tts.sessions[0]
+    assert session.types() == ["start", "text", "close"]
+    assert session.received[1]["text"] == speakable(ANSWER)
+    assert events[-1]["metrics"]["audio_bytes"] == session.audio_bytes
+
+
+class FailingSource:
+    def describe(self) -> str:
+        return "FailingSource (test double that raises after two deltas)"
+
+    async def stream(self, prompt: str) -> AsyncIterator[str]:
+        yield "Hello there. "
+        await asyncio.sleep(0.05)
+        yield "More"
+        raise RuntimeError("model throttled")
+
+
+async def test_text_source_failure_is_an_error_event_and_cancels_tts() -> None:
+    async with FakeTtsServer() as tts:
+        pipeline = VoicePipeline(FailingSource(), WebSocketTts(tts.url))
+        events = await collect(pipeline, Invocation(prompt="hi"))
+        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
+    assert events[-1]["type"] == "error" and events[-1]["code"] == "llm_error"
+    assert "model throttled" in events[-1]["message"]
+    assert "cancel" in tts.sessions[0].types()
+
+
+async def test_fatal_tts_error_ends_the_stream_with_an_error() -> None:
+    async with FakeTtsServer(fatal_on_text=" It") as tts:
+        pipeline = VoicePipeline(ReplayedAnswerSource(ANSWER, 400), WebSocketTts(tts.url))
+        events = await collect(pipeline, Invocation(prompt="hi"))
+    assert events[-1] == {
+        "type": "error",
+        "code": "tts_internal",
+        "message": "synthetic fatal failure",
+        "fatal": True,
+    }
+
+
+async def test_unreachable_tts_is_a_clear_error() -> None:
+    pipeline = VoicePipeline(
+        ReplayedAnswerSource(ANSWER, 400), WebSocketTts("ws://127.0.0.1:9/nothing")
+    )
+    events = await collect(pipeline, Invocation(prompt="hi"))
+    assert [e["type"] for e in events] == ["error"]
+    assert events[0]["code"] == "tts_unavailable"
+
+
+async def test_closing_the_stream_cancels_tts_and_leaves_no_tasks() -> None:
+    async with FakeTtsServer(synth_delay_s=0.05) as tts:
+        before = asyncio.all_tasks()
+        pipeline = VoicePipeline(ReplayedAnswerSource(LONG, 20), WebSocketTts(tts.url))
+        stream = pipeline.run(Invocation(prompt="hi"))
+        async for event in stream:
+            if isinstance(event, AudioEvent):
+                break
+        await stream.aclose()  # the caller went away mid-answer
+        # Nothing is left at once: the LLM would otherwise go on for seconds.
+        leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
+        leaked.discard(asyncio.current_task())
+        assert not leaked, leaked
+    types = tts.sessions[0].types()
+    assert "cancel" in types and "close" not in types
+
+
+async def test_cancelling_the_consumer_task_cleans_up_too() -> None:
+    async with FakeTtsServer(synth_delay_s=0.05) as tts:
+        before = asyncio.all_tasks()
+        pipeline = VoicePipeline(ReplayedAnswerSource(LONG, 20), WebSocketTts(tts.url))
+        first_text = asyncio.Event()
+
+        async def consume() -> None:
+            async for event in pipeline.run(Invocation(prompt="hi")):
+                if not isinstance(event, AudioEvent) and event["type"] == "text":
+                    first_text.set()
+
+        task = asyncio.create_task(consume())
+        await asyncio.wait_for(first_text.wait(), 5)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
+        leaked.discard(asyncio.current_task())
+        assert not leaked, leaked
+    assert "cancel" in tts.sessions[0].types()

@@ -1,0 +1,137 @@
+"""Which resources count as the app's: stacks, shared-repository images, regions, re-runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import boto3
+import teardown_world as tw
+from conftest import flagged, run_json
+
+from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED, build_parser, build_scope
+from teardown.delete import delete_findings
+from teardown.inventory import run_inventory
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+TEMPLATE = json.dumps({"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}})
+
+
+def test_untagged_stack_named_like_the_app_is_flagged_but_never_deleted(mocked, tmp_path, capsys):
+    tw.write_app_dir(tmp_path)
+    cfn = boto3.client("cloudformation", region_name=tw.REGION)
+    cfn.create_stack(StackName="KokoroVoice-Tts", TemplateBody=TEMPLATE)  # no tags
+
+    code, report = run_json(capsys, ["--app-dir", str(tmp_path), "--delete", "--yes"])
+
+    assert code == EXIT_LEFTOVERS
+    [stack] = report["findings"]
+    assert (stack["name"], stack["status"], stack["deletable"]) == (
+        "KokoroVoice-Tts",
+        "CREATE_COMPLETE",
+        False,
+    )
+    assert "not tagged app=kokoro-voice" in stack["note"]
+    assert [s["StackName"] for s in cfn.describe_stacks()["Stacks"]] == ["KokoroVoice-Tts"]
+
+
+def test_explicit_stack_option_checks_and_deletes_only_those(mocked, tmp_path, capsys):
+    tw.write_app_dir(tmp_path)
+    cfn = boto3.client("cloudformation", region_name=tw.REGION)
+    cfn.create_stack(StackName="Legacy-Voice", TemplateBody=TEMPLATE)
+    cfn.create_stack(StackName="KokoroVoice-Agent", TemplateBody=TEMPLATE, Tags=tw.APP_TAGS)
+    argv = ["--app-dir", str(tmp_path), "--stack", "Legacy-Voice", "--stack", "Gone-Already"]
+
+    code, report = run_json(capsys, argv)
+    assert code == EXIT_LEFTOVERS
+    assert flagged(report) == {("stack", "Legacy-Voice")}
+
+    code, report = run_json(capsys, [*argv, "--delete", "--yes"])
+    assert code == EXIT_CLEAN
+    assert [s["StackName"] for s in cfn.describe_stacks()["Stacks"]] == ["KokoroVoice-Agent"]
+
+
+def test_shared_repository_without_known_tags_is_unchecked(mocked, tmp_path, capsys):
+    (tmp_path / "cdk.json").write_text(json.dumps({"context": {"region": tw.REGION}}))
+    ecr = boto3.client("ecr", region_name=tw.REGION)
+    ecr.create_repository(repositoryName=tw.BOOTSTRAP_REPO)
+    ecr.put_image(
+        repositoryName=tw.BOOTSTRAP_REPO,
+        imageManifest=tw.image_manifest("x"),
+        imageTag=tw.TTS_TAG,
+    )
+
+    code, report = run_json(capsys, ["--app-dir", str(tmp_path)])
+    assert code == EXIT_UNCHECKED
+    assert "npx cdk synth" in report["services"]["ecr"]["reasons"][0]
+
+    # Naming the tag explicitly identifies the image.
+    code, report = run_json(capsys, ["--app-dir", str(tmp_path), "--image-tag", tw.TTS_TAG])
+    assert code == EXIT_LEFTOVERS
+    [image] = report["findings"]
+    assert image["ref"]["tags"] == [tw.TTS_TAG]
+
+
+def test_region_option_scans_that_region_only(world, capsys):
+    code, report = run_json(capsys, ["--app-dir", str(world.app_dir), "--region", "eu-west-1"])
+    assert code == EXIT_LEFTOVERS
+    assert flagged(report) == {("bucket", "kokoro-voice-weights-euwest1")}
+    assert report["region"] == "eu-west-1"
+
+
+def test_other_app_name_sees_nothing_of_this_app(world, capsys, tmp_path):
+    # Another app with its own (image-less) cloud assembly: tags decide, nothing matches.
+    (tmp_path / "other.out").mkdir()
+    argv = ["--app-dir", str(world.app_dir), "--app-name", "nobody"]
+    code, report = run_json(capsys, [*argv, "--cdk-out", str(tmp_path / "other.out")])
+    assert report["findings"] == []
+    # Its images in the shared repository cannot be told apart without tags: said so.
+    assert code == EXIT_UNCHECKED
+    unchecked = {k for k, v in report["services"].items() if v["status"] == "UNCHECKED"}
+    assert unchecked == {"ecr"}
+
+
+def test_delete_is_idempotent_when_things_vanish_midway(world):
+    """Deleting findings that are already gone (a second run, or another operator racing
+    this one) counts them as done instead of failing."""
+    args = build_parser().parse_args(["--app-dir", str(world.app_dir)])
+    scope = build_scope(args)
+    scope.progress = lambda _message: None
+    findings = run_inventory(scope).findings
+
+    first = delete_findings(scope, findings)
+    second = delete_findings(scope, findings)
+
+    assert first.errors == [] and second.errors == []
+    assert len(second.deleted) == len(findings)
+    gone = [d for d in second.deleted if d.endswith("(already gone)")]
+    assert len(gone) == len(findings)
+    assert run_inventory(scope).clean
+
+
+def test_story_through_python_dash_m_in_a_subprocess(tmp_path):
+    """`python -m teardown` end to end in its own process (dry run, delete, re-check); moto
+    is started inside that process by a small runner, since moto's mock lives in memory."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(HERE / "teardown_moto_runner.py"),
+            str(tmp_path / "app"),
+            "--json",
+            "--then",
+            "--delete",
+            "--yes",
+            "--then",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == EXIT_CLEAN, proc.stderr
+    assert "[exit code 1]" in proc.stdout  # the dry run found leftovers
+    assert "Result: nothing left, every service checked (exit 0)." in proc.stdout
+    assert "emptying s3://kokoro-voice-weights-1a2b3c" in proc.stderr

@@ -1,0 +1,163 @@
+"""The whole story against moto: deployed, destroyed (leftovers remain), cleaned."""
+
+from __future__ import annotations
+
+import io
+
+import boto3
+import pytest
+import teardown_world as tw
+from conftest import flagged, run_json
+
+from teardown import pricing
+from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, main
+
+
+def _args(world: tw.World) -> list[str]:
+    return ["--app-dir", str(world.app_dir)]
+
+
+def test_dry_run_flags_exactly_the_apps_leftovers(world, capsys):
+    code, report = run_json(capsys, _args(world))
+
+    assert code == EXIT_LEFTOVERS
+    assert report["mode"] == "dry-run"
+    assert (report["app_name"], report["region"]) == (tw.APP, tw.REGION)
+    assert flagged(report) == world.expected
+    assert all(s["status"] == "CHECKED" for s in report["services"].values())
+    assert report["exit_code"] == EXIT_LEFTOVERS
+
+
+def test_bucket_report_counts_every_version_and_marker(world, capsys):
+    _, report = run_json(capsys, _args(world))
+    [bucket] = [f for f in report["findings"] if f["kind"] == "bucket"]
+
+    # kokoro-v1.0.onnx: 3 versions (1 current); voices: 1; old/config.json: 1 non-current
+    # under 2 delete markers; tmp/download.part: 1 non-current under 1 delete marker.
+    assert bucket["ref"]["current_objects"] == 2
+    assert bucket["ref"]["noncurrent_versions"] == 4
+    assert bucket["ref"]["delete_markers"] == 3
+    assert bucket["ref"]["size_bytes"] == 1000 + 2000 + 3000 + 500 + 2 + 10
+    expected_cost = 6512 / 1024**3 * pricing.S3_STANDARD_USD_PER_GB_MONTH
+    assert bucket["est_usd_per_month"] == pytest.approx(expected_cost)
+    assert "us-east-1" in report["pricing_note"] and "0.023" in report["pricing_note"]
+
+
+def test_endpoint_is_flagged_as_billing_with_hourly_estimate(world, capsys, monkeypatch):
+    # moto cannot hold ml.g5.xlarge; price the test instance type to check the arithmetic.
+    monkeypatch.setitem(pricing.SAGEMAKER_HOSTING_USD_PER_HOUR, "ml.m5.large", 0.115)
+    _, report = run_json(capsys, _args(world))
+    [endpoint] = [f for f in report["findings"] if f["kind"] == "endpoint"]
+
+    assert endpoint["billing"] is True
+    assert endpoint["est_usd_per_hour"] == pytest.approx(2 * 0.115)
+    assert endpoint["est_usd_per_month"] == pytest.approx(2 * 0.115 * 730)
+    assert "2 x ml.m5.large" in endpoint["detail"]
+    assert report["totals"]["est_usd_per_hour"] == pytest.approx(0.23)
+
+
+def test_unknown_instance_price_is_said_not_guessed(world, capsys):
+    _, report = run_json(capsys, _args(world))
+    [endpoint] = [f for f in report["findings"] if f["kind"] == "endpoint"]
+    assert endpoint["est_usd_per_hour"] is None
+    assert "not in the estimate table" in endpoint["note"]
+
+
+def test_table_report_is_readable(world, capsys):
+    code = main(_args(world))
+    out = capsys.readouterr().out
+
+    assert code == EXIT_LEFTOVERS
+    assert "SERVICE" in out and "EST. COST" in out
+    assert f"Image tags of this app from: {world.app_dir}/cdk.out/*.assets.json" in out
+    assert world.weights_bucket in out and "BILLING" in out
+    assert "3 delete markers" in out
+    assert "Re-run with --delete" in out
+    assert f"Result: {len(world.expected)} leftover(s) (exit 1)." in out
+    assert world.lookalike_bucket not in out
+
+
+def test_delete_yes_removes_only_the_app_and_second_run_is_clean(world, capsys):
+    agent_digest = next(d for d, t in tw.image_tags(tw.BOOTSTRAP_REPO).items() if tw.AGENT_TAG in t)
+
+    code, report = run_json(capsys, [*_args(world), "--delete", "--yes"])
+
+    assert report["deletion"]["errors"] == []
+    assert len(report["deletion"]["deleted"]) == len(world.expected)
+    assert flagged(report["before"]) == world.expected
+    assert report["findings"] == [] and report["clean"] is True
+    assert code == EXIT_CLEAN
+
+    # A second run reports nothing left.
+    code, again = run_json(capsys, _args(world))
+    assert code == EXIT_CLEAN and again["findings"] == []
+
+    # Everything that was not this app's is untouched.
+    s3 = boto3.client("s3", region_name=tw.REGION)
+    names = {b["Name"] for b in s3.list_buckets()["Buckets"]}
+    assert world.weights_bucket not in names
+    assert {world.lookalike_bucket, world.other_app_bucket, "kokoro-voice-weights-euwest1"} <= names
+    assert s3.get_object(Bucket=world.lookalike_bucket, Key="kokoro-v1.0.onnx")["Body"].read() == (
+        b"keep me"
+    )
+
+    remaining = tw.image_tags(tw.BOOTSTRAP_REPO)
+    all_tags = {t for tags in remaining.values() for t in tags}
+    assert tw.TTS_TAG not in all_tags and tw.AGENT_TAG not in all_tags
+    assert tw.FOREIGN_TAG in all_tags
+    # The digest another app shares survives with only that app's tag.
+    assert remaining[agent_digest] == [tw.FOREIGN_SAME_DIGEST_TAG]
+
+    ecr = boto3.client("ecr", region_name=tw.REGION)
+    repos = {r["repositoryName"] for r in ecr.describe_repositories()["repositories"]}
+    assert world.tagged_repo not in repos
+    assert {world.foreign_repo, tw.BOOTSTRAP_REPO} <= repos
+
+    sm = boto3.client("sagemaker", region_name=tw.REGION)
+    assert sm.list_endpoints()["Endpoints"] == []
+    assert sm.list_endpoint_configs()["EndpointConfigs"] == []
+    assert [m["ModelName"] for m in sm.list_models()["Models"]] == [world.foreign_model]
+
+    control = boto3.client("bedrock-agentcore-control", region_name=tw.REGION)
+    runtimes = [r["agentRuntimeId"] for r in control.list_agent_runtimes()["agentRuntimes"]]
+    assert runtimes == [world.foreign_runtime_id]
+
+    logs = boto3.client("logs", region_name=tw.REGION)
+    groups = {g["logGroupName"] for g in logs.describe_log_groups()["logGroups"]}
+    assert groups == set(world.foreign_log_groups)
+
+    cfn = boto3.client("cloudformation", region_name=tw.REGION)
+    stacks = {s["StackName"] for s in cfn.describe_stacks()["Stacks"]}
+    assert stacks == {"CDKToolkit", "KokoroVoice2-Tts"}
+
+
+def test_delete_prints_progress_while_emptying_the_bucket(world, capsys, monkeypatch):
+    monkeypatch.setattr("teardown.delete.S3_BATCH", 3)  # several batches from a small bucket
+    code = main([*_args(world), "--delete", "--yes"])
+    captured = capsys.readouterr()
+
+    assert code == EXIT_CLEAN
+    assert f"emptying s3://{world.weights_bucket} (9 versions and delete markers)" in captured.err
+    for done in (3, 6, 9):
+        assert f"s3://{world.weights_bucket}: {done}/9 versions and markers deleted" in captured.err
+    assert "After deletion:" in captured.out
+    assert "Result: nothing left, every service checked (exit 0)." in captured.out
+
+
+@pytest.mark.parametrize("answer", ["no\n", "Kokoro-Voice\n", ""])
+def test_refused_confirmation_deletes_nothing(world, capsys, monkeypatch, answer):
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))  # "" is EOF: refused too
+    code = main([*_args(world), "--delete"])
+    captured = capsys.readouterr()
+
+    assert code == EXIT_LEFTOVERS
+    assert "Type the app name (kokoro-voice) or 'yes'" in captured.err
+    assert "Not confirmed: nothing deleted." in captured.err
+    code, report = run_json(capsys, _args(world))
+    assert flagged(report) == world.expected
+
+
+@pytest.mark.parametrize("answer", ["kokoro-voice\n", "yes\n"])
+def test_typed_confirmation_deletes(world, capsys, monkeypatch, answer):
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+    assert main([*_args(world), "--delete"]) == EXIT_CLEAN
