@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The in-process engine benchmarks import the server package the container ships
-# (`container/kokoro_server`); the container is not an installed package, so put it on the path.
-_CONTAINER = str(ROOT / "container")
-if _CONTAINER not in sys.path:
-    sys.path.insert(0, _CONTAINER)
+# The benchmarks import the server package the container ships (`container/kokoro_server`) and
+# the agent's package (`agent/voice_agent`: its transports, local stack and caller). Neither is
+# an installed package, so put both on the path (pytest does the same through pyproject.toml).
+for _package_root in (ROOT / "container", ROOT / "agent"):
+    if str(_package_root) not in sys.path:
+        sys.path.insert(0, str(_package_root))

@@ -1,8 +1,13 @@
 """`python -m bench`: every benchmark in turn, then the tables in docs/performance.md.
 
-    python -m bench [--quick] [--runs N] [--base-url URL] [--only tts_ttfa,concurrency]
+    python -m bench [--quick] [--runs N] [--only tts_ttfa,concurrency]
+    python -m bench --base-url URL                       # a running TTS server (1, 3, 4)
+    python -m bench --transport sagemaker --endpoint-name NAME [--region R]
+                    [--runtime-arn ARN]        # deployed endpoint (1, 3, 4), runtime (2)
 
-Flags given here are passed to each script; without --runs each uses its own default.
+Flags given here are passed to each script; without --runs each uses its own default. The
+agent benchmark runs locally unless --agent-url or --runtime-arn points it elsewhere; with a
+remote TTS target and neither of those it is skipped (it would measure a different server).
 """
 
 from __future__ import annotations
@@ -10,13 +15,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 
-from bench import concurrency, payload_sizes, report, tts_ttfa
+from bench import agent_ttfa, concurrency, payload_sizes, report, tts_ttfa
 
-SCRIPTS = {
+SCRIPTS: dict[str, Callable[[list[str] | None], int]] = {
     "tts_ttfa": tts_ttfa.main,
     "payload_sizes": payload_sizes.main,
     "concurrency": concurrency.main,
+    "agent_ttfa": agent_ttfa.main,
 }
 
 
@@ -28,8 +35,35 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--transport", choices=("websocket", "sagemaker"), default="websocket")
     parser.add_argument("--endpoint-name", default=None)
     parser.add_argument("--region", default=None)
+    parser.add_argument("--agent-url", default=None, help="an already running agent")
+    parser.add_argument("--runtime-arn", default=None, help="a deployed AgentCore runtime")
     parser.add_argument("--only", default=",".join(SCRIPTS), help="comma-separated scripts")
     return parser.parse_args(argv)
+
+
+def script_argv(args: argparse.Namespace) -> dict[str, list[str] | None]:
+    """Each script's own flags; None: skip that script for this target."""
+    shared: list[str] = ["--quick"] if args.quick else []
+    if args.runs is not None:
+        shared += ["--runs", str(args.runs)]
+    tts = [*shared, "--transport", args.transport]
+    for flag, value in (
+        ("--base-url", args.base_url),
+        ("--endpoint-name", args.endpoint_name),
+        ("--region", args.region),
+    ):
+        if value:
+            tts += [flag, value]
+    agent: list[str] | None = list(shared)
+    if args.runtime_arn:
+        agent += ["--runtime-arn", args.runtime_arn] + (
+            ["--region", args.region] if args.region else []
+        )
+    elif args.agent_url:
+        agent += ["--agent-url", args.agent_url]
+    elif args.base_url or args.transport == "sagemaker":
+        agent = None
+    return {"tts_ttfa": tts, "payload_sizes": tts, "concurrency": tts, "agent_ttfa": agent}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,22 +74,15 @@ def main(argv: list[str] | None = None) -> int:
         message = f"error: unknown benchmark(s) {unknown}; choose from {list(SCRIPTS)}"
         print(message, file=sys.stderr)
         return 2
-    common: list[str] = ["--quick"] if args.quick else []
-    if args.runs is not None:
-        common += ["--runs", str(args.runs)]
-    for flag, value in (
-        ("--base-url", args.base_url),
-        ("--endpoint-name", args.endpoint_name),
-        ("--region", args.region),
-    ):
-        if value:
-            common += [flag, value]
-    common += ["--transport", args.transport]
+    argvs = script_argv(args)
     started = time.perf_counter()
     for name in chosen:
         print(f"\n=== {name} ===", flush=True)
+        if argvs[name] is None:
+            print("skipped: give --agent-url or --runtime-arn to measure the agent there")
+            continue
         t0 = time.perf_counter()
-        rc = SCRIPTS[name](common)
+        rc = SCRIPTS[name](argvs[name])
         print(f"=== {name}: {time.perf_counter() - t0:.0f} s ===", flush=True)
         if rc != 0:
             return rc

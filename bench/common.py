@@ -10,6 +10,7 @@ Targets (`--transport` / `--base-url`):
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import ROOT
+from bench.transport import invoke_endpoint_once, stream_with_transport
 from demo.server_process import running_server, wait_healthy
 from demo.tts_client import OneShotResult, StreamResult, stream_text, synthesize_once
 
@@ -34,8 +36,11 @@ class BenchError(RuntimeError):
 @dataclass(frozen=True)
 class Target:
     kind: str  # "local" (started here), "url" (already running) or "sagemaker"
-    base_url: str
+    base_url: str  # empty for sagemaker
     description: str
+    transport: Any = None  # a voice_agent.tts transport; None: the container's WebSocket route
+    endpoint_name: str | None = None
+    region: str | None = None
 
     @property
     def same_machine(self) -> bool:
@@ -49,10 +54,19 @@ class Target:
         start: dict[str, Any] | None = None,
     ) -> StreamResult:
         """One bidirectional session: send deltas (paced if tokens_per_s), close, collect."""
+        if self.transport is not None:
+            return await stream_with_transport(
+                self.transport, deltas, tokens_per_s=tokens_per_s, start=start
+            )
         return await stream_text(self.base_url, deltas, tokens_per_s=tokens_per_s, start=start)
 
     async def one_shot(self, text: str, **options: Any) -> OneShotResult:
-        """The non-streaming route (POST /invocations)."""
+        """The non-streaming route (POST /invocations; InvokeEndpoint on SageMaker)."""
+        if self.kind == "sagemaker":
+            assert self.endpoint_name is not None
+            return await asyncio.to_thread(
+                invoke_endpoint_once, self.endpoint_name, self.region, text, **options
+            )
         return await synthesize_once(self.base_url, text, **options)
 
 
@@ -91,33 +105,39 @@ def resolve_runs(args: argparse.Namespace, quick_runs: int) -> int:
 
 
 def sagemaker_transport(endpoint_name: str | None, region: str | None) -> Any:
-    """The agent's SageMaker bidirectional transport, once the agent package provides it.
+    """The agent's SageMaker bidirectional transport (InvokeEndpointWithBidirectionalStream).
 
-    The benchmarks do not carry their own SageMaker client: they reuse the agent's transport
-    (aws-sdk-sagemaker-runtime-http2, InvokeEndpointWithBidirectionalStream) so the numbers
-    measure the code that runs in production.
+    The benchmarks do not carry their own SageMaker client: they reuse the agent's
+    (aws-sdk-sagemaker-runtime-http2 over awscrt), so the numbers measure production code.
+    Nothing is called on AWS until the first session opens.
     """
     if not endpoint_name:
         raise BenchError("--transport sagemaker needs --endpoint-name NAME")
-    try:
-        import voice_agent  # noqa: F401  (agent/ is on the path through pyproject/pytest only)
-    except ImportError:
-        raise BenchError(
-            "--transport sagemaker uses the SageMaker bidirectional TTS transport of the agent "
-            "package (agent/voice_agent), which is not in this checkout yet. Until it is, "
-            "measure a reachable server with --base-url, or the local server (no flag)."
-        ) from None
-    raise BenchError(
-        "the agent package is present but the benchmarks are not wired to its SageMaker "
-        "transport yet; see docs/performance.md, 'Against a deployed endpoint'."
-    )
+    from voice_agent.tts.sagemaker import SageMakerBidiTts
+
+    return SageMakerBidiTts(endpoint_name, region=region)
 
 
 @contextmanager
 def open_target(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iterator[Target]:
     """Yield the server to measure; starts (and stops) a local one unless told otherwise."""
     if args.transport == "sagemaker":
-        sagemaker_transport(args.endpoint_name, args.region)
+        if args.base_url or env:
+            raise BenchError("--transport sagemaker takes neither --base-url nor server settings")
+        transport = sagemaker_transport(args.endpoint_name, args.region)
+        region = args.region or "the default region"
+        try:
+            yield Target(
+                "sagemaker",
+                "",
+                f"SageMaker endpoint {args.endpoint_name} ({region})",
+                transport,
+                args.endpoint_name,
+                args.region,
+            )
+        finally:
+            asyncio.run(transport.aclose())
+        return
     if args.base_url:
         if env:
             raise BenchError(

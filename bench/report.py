@@ -25,6 +25,7 @@ RUN_COMMANDS = {
     "tts_ttfa": "python -m bench.tts_ttfa",
     "payload_sizes": "python -m bench.payload_sizes",
     "concurrency": "python -m bench.concurrency",
+    "agent_ttfa": "python -m bench.agent_ttfa",
 }
 
 
@@ -82,6 +83,8 @@ def _details(name: str, result: dict[str, Any]) -> list[str]:
             f"Base64 overhead on the audio bytes: {result['base64_overhead'] * 100:+.1f}%."
             f" Audio sizes identical in every run: {'yes' if same else 'no'}."
         ]
+    if name == "agent_ttfa":
+        return [f'Prompt: "{result["prompt"]}"; text source: {result["text_source"]}.']
     if name == "concurrency":
         env = result.get("server_env") or {}
         settings = ", ".join(f"`{k}={v}`" for k, v in env.items()) or "default server settings"

@@ -136,10 +136,54 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
     return [Table("Simultaneous sessions, each streaming the paragraph (ms)", headers, rows)]
 
 
+def agent_tables(result: dict[str, Any]) -> list[Table]:
+    headers = [
+        "token rate / mode",
+        "runs",
+        "first text median",
+        "TTFA median",
+        "TTFA p95",
+        "TTFA min",
+        "TTFA max",
+        "total median",
+    ]
+    rows = []
+    for group in result["groups"]:
+        for mode in group["modes"]:
+            ttfa = mode["ttfa"]
+            rows.append(
+                [
+                    mode["label"],
+                    str(ttfa["n"]),
+                    _ms(mode["first_text"]["median"]),
+                    *(_ms(ttfa[k]) for k in ("median", "p95", "min", "max")),
+                    _ms(mode["total"]["median"]),
+                ]
+            )
+    speedups = [[g["label"], f"{g['stream_speedup']:.2f}x"] for g in result["groups"]]
+    ref = result["public_reference"]
+    speedups.append(
+        [
+            "public: local agent container / deployed AgentCore runtime",
+            f"{ref['local_agent_container_speedup']}x"
+            f" / {ref['deployed_agentcore_runtime_speedup']}x",
+        ]
+    )
+    return [
+        Table("Voice agent, measured at the caller (ms)", headers, rows),
+        Table(
+            "First audio: how much sooner stream is than batch (batch TTFA / stream TTFA, medians)",
+            ["text source", "stream speed-up"],
+            speedups,
+        ),
+    ]
+
+
 TABLE_BUILDERS = {
     "tts_ttfa": tts_ttfa_tables,
     "payload_sizes": payload_tables,
     "concurrency": concurrency_tables,
+    "agent_ttfa": agent_tables,
 }
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bench.agent_ttfa import main as agent_ttfa_main
+from bench.agent_ttfa import parse_rates
 from bench.common import BenchError, sagemaker_transport
 from bench.concurrency import parse_env, parse_levels
 from bench.tts_ttfa import main as tts_ttfa_main
@@ -32,10 +34,19 @@ def test_sagemaker_transport_needs_an_endpoint_name() -> None:
         sagemaker_transport(None, None)
 
 
-def test_sagemaker_transport_says_what_is_missing() -> None:
-    # Without the agent's transport wired in, the flag stops with an explanation.
-    with pytest.raises(BenchError, match="agent"):
-        sagemaker_transport("my-endpoint", "us-east-1")
+def test_sagemaker_transport_is_the_agents_and_calls_nothing_yet() -> None:
+    # Built lazily: no AWS client, no credentials needed until a session opens.
+    transport = sagemaker_transport("my-endpoint", "us-east-1")
+    assert transport.name == "sagemaker"
+    assert transport.endpoint_name == "my-endpoint"
+    assert transport.region == "us-east-1"
+
+
+def test_rates_are_checked() -> None:
+    assert parse_rates("20,40,80") == [20.0, 40.0, 80.0]
+    for raw in ("", "fast", "0", "-5"):
+        with pytest.raises(BenchError, match="--rates"):
+            parse_rates(raw)
 
 
 def test_scripts_exit_2_with_a_message_on_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,3 +54,5 @@ def test_scripts_exit_2_with_a_message_on_bad_flags(capsys: pytest.CaptureFixtur
     assert "--runs must be at least 1" in capsys.readouterr().err
     assert tts_ttfa_main(["--tokens-per-s", "0"]) == 2
     assert "--tokens-per-s must be positive" in capsys.readouterr().err
+    assert agent_ttfa_main(["--agent-url", "http://127.0.0.1:1", "--runtime-arn", "arn"]) == 2
+    assert "not both" in capsys.readouterr().err

@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 
 from bench import ROOT, report
+from bench.agent_ttfa import PUBLIC_REFERENCE as AGENT_PUBLIC_REFERENCE
+from bench.agent_ttfa import analyse_group
 from bench.payload_sizes import base64_bytes, ws_frame_bytes
+from bench.tables import agent_tables, format_markdown
 from bench.tts_ttfa import analyse
 
 SYNTHETIC_MACHINE = {
@@ -153,7 +156,7 @@ def test_unreadable_result_is_a_clear_error(workspace: tuple[Path, Path]) -> Non
 
 def test_the_real_document_has_one_section_per_benchmark() -> None:
     text = (ROOT / "docs" / "performance.md").read_text()
-    for name in ("tts_ttfa", "payload_sizes", "concurrency"):
+    for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa"):
         assert text.count(f"<!-- bench:{name} -->") == 1
         assert text.count(f"<!-- /bench:{name} -->") == 1
 
@@ -162,3 +165,22 @@ def test_wire_size_arithmetic() -> None:
     assert [ws_frame_bytes(n) for n in (0, 125, 126, 65535, 65536)] == [2, 127, 130, 65539, 65546]
     assert base64_bytes(308_304) == 411_072  # the public example
     assert base64_bytes(1) == 4
+
+
+def test_agent_tables_show_the_speedup_per_rate() -> None:
+    def runs(ttfa: float) -> list[dict[str, Any]]:
+        return [
+            {"first_text_s": 0.03, "ttfa_s": ttfa, "total_s": 9.0, "agent_metrics": {}}
+            for _ in range(3)
+        ]
+
+    synthetic = {
+        "groups": [analyse_group("20 tokens/s", {"stream": runs(1.0), "batch": runs(4.5)})],
+        "public_reference": AGENT_PUBLIC_REFERENCE,
+    }
+    speedup, *_ = synthetic["groups"]
+    assert speedup["stream_speedup"] == pytest.approx(4.5)
+    text = "\n".join(format_markdown(t) for t in agent_tables(synthetic))
+    assert "| 20 tokens/s: stream | 3 | 30 | 1000 |" in text
+    assert "| 20 tokens/s | 4.50x |" in text
+    assert "2.4x / 3.5x" in text
