@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo demo-agent test lint format synth cleanup clean
+.PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -33,7 +33,7 @@ demo: $(STAMP)
 
 # Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
 demo-agent: $(STAMP)
-	PYTHONPATH=agent $(PY) -m voice_agent.local_demo
+	PYTHONPATH=agent $(PY) -m demo.agent_demo
 
 test: setup
 	$(VENV)/bin/ruff check .
@@ -53,6 +53,17 @@ synth: setup
 # After `npx cdk destroy --all`: report (and with ARGS="--delete" remove) what is left.
 cleanup: $(STAMP)
 	$(PY) -m teardown $(ARGS)
+
+# Hash-checked locks for both images, resolved for their target platforms (not this machine).
+LOCK := $(CURDIR)/$(VENV)/bin/uv pip compile --quiet --generate-hashes --python-version 3.12 \
+	--custom-compile-command "make lock"
+lock: $(STAMP)
+	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 requirements-gpu.txt -o requirements-gpu.lock
+	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements.txt -o requirements.lock
+
+# Longer hardening soak than CI runs (tone double + real model); prints its figures.
+soak: $(STAMP)
+	PYTHONPATH=container:agent:. $(PY) -m tests.hardening.soak
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis

@@ -42,21 +42,18 @@ def wait_healthy(
 
 
 @contextmanager
-def running_server(
-    env: dict[str, str] | None = None, timeout_s: float = 120.0, log_path: Path | None = None
-) -> Iterator[str]:
-    """Start the server on 127.0.0.1 with the real model; yields its base URL; stops it."""
-    port = free_port()
-    child_env = {**os.environ, "KOKORO_HOST": "127.0.0.1", "KOKORO_PORT": str(port), **(env or {})}
-    child_env["PYTHONPATH"] = str(ROOT / "container")
+def child_process(
+    cmd: list[str], env: dict[str, str], log_path: Path | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run cmd with output to log_path (or nowhere); terminate it (then kill) on exit."""
+    if log_path:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
     log_file = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
-    proc = subprocess.Popen(  # noqa: S603 - our own entrypoint
-        [sys.executable, str(SERVE)], env=child_env, stdout=log_file, stderr=subprocess.STDOUT
+    proc = subprocess.Popen(  # noqa: S603 - our own interpreter and entrypoints
+        cmd, env=env, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT
     )
-    base_url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(base_url, timeout_s, proc)
-        yield base_url
+        yield proc
     finally:
         proc.terminate()
         try:
@@ -66,3 +63,17 @@ def running_server(
             proc.wait()
         if log_path:
             log_file.close()  # type: ignore[union-attr]
+
+
+@contextmanager
+def running_server(
+    env: dict[str, str] | None = None, timeout_s: float = 300.0, log_path: Path | None = None
+) -> Iterator[str]:
+    """Start the server on 127.0.0.1 with the real model; yields its base URL; stops it."""
+    port = free_port()
+    child_env = {**os.environ, "KOKORO_HOST": "127.0.0.1", "KOKORO_PORT": str(port), **(env or {})}
+    child_env["PYTHONPATH"] = str(ROOT / "container")
+    base_url = f"http://127.0.0.1:{port}"
+    with child_process([sys.executable, str(SERVE)], child_env, log_path) as proc:
+        wait_healthy(base_url, timeout_s, proc)
+        yield base_url

@@ -109,7 +109,18 @@ def _text(obj: dict[str, Any], max_chars: int) -> str:
         raise ProtocolError("missing_text", "'text' must be a string")
     if len(text) > max_chars:
         raise ProtocolError("text_too_long", f"text of {len(text)} chars exceeds {max_chars}")
-    return text
+    return _encodable(text, "text")
+
+
+def _encodable(value: str, name: str) -> str:
+    """JSON escapes can carry unpaired surrogates (\\ud800) that no UTF-8 frame can echo."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ProtocolError(
+            "bad_parameter", f"{name} holds an unpaired surrogate at character {exc.start}"
+        ) from None
+    return value
 
 
 def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
@@ -127,7 +138,7 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
         if request_id is not None and not isinstance(request_id, str | int):
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
-        rid = None if request_id is None else str(request_id)[:128]
+        rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
         return ClientMessage("start", options=options, request_id=rid)
     if kind in ("text", "utterance"):
         text = _text(obj, max_text_chars)

@@ -318,6 +318,9 @@ class Session:
                     return
                 await self._write_bytes(result.data[offset : offset + step])
             first_byte_at = first_byte_at or time.perf_counter()
+            # A write that fits the socket buffer never yields: without this, a whole
+            # sentence went out before a pending cancel or disconnect was even read.
+            await asyncio.sleep(0)
         async with self.send_lock:
             if item.generation != self.generation:
                 return

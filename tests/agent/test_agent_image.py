@@ -43,7 +43,8 @@ def test_dockerfile_follows_the_runtime_contract() -> None:
     assert re.search(r"^USER 10001$", text, re.M)  # non-root
     assert re.search(r"^EXPOSE 8080$", text, re.M)
     assert re.search(r'^CMD \["python", "-m", "voice_agent"\]$', text, re.M)  # exec form
-    assert "pip install --no-cache-dir -r requirements.txt" in text
+    # Installs the hash-checked lock (make lock), not the loose top-level pins.
+    assert "--require-hashes -r requirements.lock" in text
     assert "linux/arm64" in text
 
 

@@ -52,6 +52,19 @@ def test_image_requirements_are_pinned_and_use_the_gpu_runtime():
     assert "torch" not in (ROOT / "container" / "requirements.txt").read_text()
 
 
+def test_image_installs_only_the_hash_checked_lock():
+    installs = re.findall(r"^RUN pip install (.*)$", TEXT, re.M)
+    assert installs == ["--no-cache-dir --no-deps --require-hashes -r requirements-gpu.lock"]
+    assert re.search(r"^COPY requirements-gpu\.lock \./\s*$", TEXT, re.M)
+    # Every requirement line of the lock carries at least one sha256 hash.
+    lock = (ROOT / "container" / "requirements-gpu.lock").read_text()
+    entries = re.sub(r"\\\n\s*", " ", lock).splitlines()
+    reqs = [line for line in entries if line.strip() and not line.lstrip().startswith("#")]
+    assert len(reqs) > 20
+    for line in reqs:
+        assert re.match(r"^[A-Za-z0-9_.\-]+==\S+(\s+--hash=sha256:[0-9a-f]{64})+\s*$", line), line
+
+
 def test_hadolint_finds_nothing():
     hadolint = shutil.which("hadolint") or str(Path(os.sys.executable).parent / "hadolint")
     result = subprocess.run([hadolint, str(DOCKERFILE)], capture_output=True, text=True)

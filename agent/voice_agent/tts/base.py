@@ -78,6 +78,28 @@ def start_message(voice: str | None, audio_format: str, sample_rate: int) -> dic
     return msg
 
 
+class ProtocolMessages:
+    """The client half of protocol v1 on top of one `_send(message)` per transport."""
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def start(self, voice: str | None, audio_format: str, sample_rate: int) -> None:
+        await self._send(start_message(voice, audio_format, sample_rate))
+
+    async def send_text(self, text: str) -> None:
+        await self._send({"type": "text", "text": text})
+
+    async def flush(self) -> None:
+        await self._send({"type": "flush"})
+
+    async def cancel(self) -> None:
+        await self._send({"type": "cancel"})
+
+    async def close(self) -> None:
+        await self._send({"type": "close"})
+
+
 class FrameDecoder:
     """Turns classified frames into events, tagging audio with the current sentence index."""
 

@@ -25,7 +25,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ServiceError,
 )
 
-from .base import FrameDecoder, TtsEvent, TtsFailure, TtsProtocolError, start_message
+from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
 from .classify import BINARY, UTF8, ControlDecodeError, classify
 
 PARTIAL = "PARTIAL"
@@ -97,7 +97,7 @@ async def decode_response_stream(
     yield TtsFailure("tts_disconnected", "SageMaker stream ended before session_end")
 
 
-class SageMakerTtsSession:
+class SageMakerTtsSession(ProtocolMessages):
     def __init__(self, stream: Any) -> None:
         # `stream` is the SDK's DuplexEventStream.
         self._stream = stream
@@ -105,21 +105,6 @@ class SageMakerTtsSession:
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self._stream.input_stream.send(request_event(message))
-
-    async def start(self, voice: str | None, audio_format: str, sample_rate: int) -> None:
-        await self._send(start_message(voice, audio_format, sample_rate))
-
-    async def send_text(self, text: str) -> None:
-        await self._send({"type": "text", "text": text})
-
-    async def flush(self) -> None:
-        await self._send({"type": "flush"})
-
-    async def cancel(self) -> None:
-        await self._send({"type": "cancel"})
-
-    async def close(self) -> None:
-        await self._send({"type": "close"})
 
     async def aclose(self) -> None:
         if self._closed:

@@ -14,12 +14,12 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .base import FrameDecoder, TtsEvent, TtsFailure, TtsProtocolError, start_message
+from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
 
 CONNECT_TIMEOUT_S = 10.0
 
 
-class WebSocketTtsSession:
+class WebSocketTtsSession(ProtocolMessages):
     def __init__(self, ws: ClientConnection) -> None:
         self._ws = ws
         self._decoder = FrameDecoder()
@@ -27,21 +27,6 @@ class WebSocketTtsSession:
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self._ws.send(json.dumps(message, ensure_ascii=False))
-
-    async def start(self, voice: str | None, audio_format: str, sample_rate: int) -> None:
-        await self._send(start_message(voice, audio_format, sample_rate))
-
-    async def send_text(self, text: str) -> None:
-        await self._send({"type": "text", "text": text})
-
-    async def flush(self) -> None:
-        await self._send({"type": "flush"})
-
-    async def cancel(self) -> None:
-        await self._send({"type": "cancel"})
-
-    async def close(self) -> None:
-        await self._send({"type": "close"})
 
     async def aclose(self) -> None:
         with contextlib.suppress(Exception):

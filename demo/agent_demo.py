@@ -1,8 +1,9 @@
 """Local end-to-end demo: real Kokoro-82M TTS server + this agent + the caller, on loopback.
 
-    python -m voice_agent.local_demo [--runs 3] [--tokens-per-s 40] [--ws]
+    make demo-agent
+    PYTHONPATH=agent python -m demo.agent_demo [--runs 3] [--tokens-per-s 40] [--ws]
 
-Starts the container's server (`python -m kokoro_server.serve`, real model on CPU) and the
+Starts the container's server (`container/serve`, real model on CPU) and the
 agent (`python -m voice_agent`, text from ReplayedAnswerSource: a given answer replayed at a
 fixed token rate, not an LLM) as two processes on 127.0.0.1, runs stream vs batch and prints
 the time to first audio. No AWS account is used.
@@ -14,56 +15,15 @@ import argparse
 import asyncio
 import contextlib
 import os
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
-
-from .client import InvocationResult, compare_table, invoke_http, invoke_ws
+from demo.server_process import child_process, free_port, running_server, wait_healthy
+from demo.tts_client import ws_url
+from voice_agent.client import InvocationResult, compare_table, invoke_http, invoke_ws
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url: str, proc: subprocess.Popen, timeout_s: float, name: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{name} exited with code {proc.returncode} during start-up")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url, timeout=1.0).status_code == 200:
-                return
-        time.sleep(0.2)
-    raise TimeoutError(f"{name} not ready at {url} after {timeout_s:g} s")
-
-
-@contextlib.contextmanager
-def process(
-    cmd: list[str], env: dict[str, str], name: str, log_path: Path
-) -> Iterator[subprocess.Popen]:
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(  # noqa: S603 - our own interpreter and modules
-            cmd, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            yield proc
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
 
 
 def _pythonpath(*extra: Path) -> str:
@@ -76,29 +36,25 @@ def _pythonpath(*extra: Path) -> str:
 @contextlib.contextmanager
 def local_stack(tokens_per_s: float, log_dir: Path, voice: str | None = None) -> Iterator[str]:
     """TTS server + agent on loopback; yields the agent's base URL."""
-    tts_port, agent_port = free_port(), free_port()
-    base_env = dict(os.environ, PYTHONPATH=_pythonpath(REPO / "container", REPO / "agent"))
-    tts_env = dict(base_env, KOKORO_HOST="127.0.0.1", KOKORO_PORT=str(tts_port))
-    if voice:
-        tts_env["KOKORO_VOICE"] = voice
-    agent_env = dict(
-        base_env,
-        HOST="127.0.0.1",
-        PORT=str(agent_port),
-        TTS_URL=f"ws://127.0.0.1:{tts_port}/invocations-bidirectional-stream",
-        AGENT_TEXT_SOURCE="replay",
-        AGENT_REPLAY_TOKENS_PER_S=str(tokens_per_s),
-    )
-    tts_cmd = [sys.executable, "-m", "kokoro_server.serve", "--host", "127.0.0.1"]
-    tts_log, agent_log = log_dir / "local_demo_tts.log", log_dir / "local_demo_agent.log"
-    with process([*tts_cmd, "--port", str(tts_port)], tts_env, "TTS server", tts_log) as tts:
-        print(f"==> starting the Kokoro TTS server on 127.0.0.1:{tts_port} (log: {tts_log})")
-        wait_ready(f"http://127.0.0.1:{tts_port}/ping", tts, 300, "TTS server")
-        agent_cmd = [sys.executable, "-m", "voice_agent"]
-        with process(agent_cmd, agent_env, "agent", agent_log) as agent:
-            print(f"==> starting the voice agent on 127.0.0.1:{agent_port} (log: {agent_log})")
-            wait_ready(f"http://127.0.0.1:{agent_port}/ping", agent, 60, "agent")
-            yield f"http://127.0.0.1:{agent_port}"
+    tts_log, agent_log = log_dir / "agent_demo_tts.log", log_dir / "agent_demo_agent.log"
+    print(f"==> starting the Kokoro TTS server on 127.0.0.1 (log: {tts_log})")
+    tts_env = {"KOKORO_VOICE": voice} if voice else {}
+    with running_server(env=tts_env, log_path=tts_log) as tts_url:
+        agent_port = free_port()
+        agent_env = dict(
+            os.environ,
+            PYTHONPATH=_pythonpath(REPO / "agent"),
+            HOST="127.0.0.1",
+            PORT=str(agent_port),
+            TTS_URL=ws_url(tts_url),
+            AGENT_TEXT_SOURCE="replay",
+            AGENT_REPLAY_TOKENS_PER_S=str(tokens_per_s),
+        )
+        agent_url = f"http://127.0.0.1:{agent_port}"
+        print(f"==> starting the voice agent on 127.0.0.1:{agent_port} (log: {agent_log})")
+        with child_process([sys.executable, "-m", "voice_agent"], agent_env, agent_log) as agent:
+            wait_healthy(agent_url, 60, agent)
+            yield agent_url
 
 
 async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[InvocationResult]]:
@@ -118,7 +74,7 @@ async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[Invo
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m voice_agent.local_demo", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m demo.agent_demo", description=__doc__)
     p.add_argument("--runs", type=int, default=3, help="runs per mode (after one warm-up)")
     p.add_argument("--tokens-per-s", type=float, default=40.0, help="replay token rate")
     p.add_argument("--ws", action="store_true", help="call the agent over /ws, not SSE")

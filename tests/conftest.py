@@ -1,5 +1,8 @@
 """Fixtures: a real uvicorn server on loopback, running the real Kokoro-82M model on CPU.
 
+They live at the top of tests/ so the container tests and the hardening tests share one
+loaded model (a session fixture defined in two conftest files would load it twice).
+
 The model is loaded once per test run and shared by every server the tests start, so tests
 can start servers with different limits (busy, idle timeout) without paying the load again.
 Each server runs in its own thread and event loop, exactly as uvicorn serves in production,
@@ -13,10 +16,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from threaded_server import ThreadedServer
 
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
+from tests.container.threaded_server import ThreadedServer
 
 
 @pytest.fixture(scope="session")

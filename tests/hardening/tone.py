@@ -1,0 +1,75 @@
+"""Test double: deterministic tone instead of the model.
+
+The real Kokoro-82M model takes seconds per sentence on a shared CPU, too slow for hundreds
+of fuzz examples or hundreds of sessions. `ToneSynthesisService` is the real
+`SynthesisService` (same thread pool, same encoding, same readiness logic) whose engine is
+replaced by `ToneEngine`: a sine tone whose length depends on the text and speed and whose
+pitch depends on the text, so every sentence has a distinct, predictable audio payload.
+Every run that uses it says so in its name and in docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+
+import numpy as np
+
+from kokoro_server import audio
+from kokoro_server.config import Settings
+from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, UnknownVoiceError
+from kokoro_server.synthesis import SynthesisService
+
+TONE_VOICES = ("tone_low", "tone_high")
+MS_PER_CHAR = 10.0  # audio length per character at speed 1.0
+
+
+class ToneEngine:
+    """Same interface as KokoroEngine (voices, check_voice, synthesize), no model."""
+
+    def __init__(self, delay_s: float = 0.0) -> None:
+        self.default_voice = TONE_VOICES[0]
+        self.delay_s = delay_s  # simulated inference time per sentence (sleeps the worker)
+
+    @property
+    def voice_names(self) -> list[str]:
+        return list(TONE_VOICES)
+
+    def check_voice(self, voice: str) -> None:
+        if voice not in TONE_VOICES:
+            raise UnknownVoiceError(voice, self.voice_names)
+
+    def synthesize(self, text: str, voice: str, speed: float = 1.0) -> np.ndarray:
+        self.check_voice(voice)
+        if not MIN_SPEED <= speed <= MAX_SPEED:
+            raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        return tone(text, voice, speed)
+
+
+def tone(text: str, voice: str, speed: float = 1.0) -> np.ndarray:
+    """float32 samples at 24 kHz: 10 ms per character (scaled by 1/speed) plus 10 ms."""
+    n = int(SAMPLE_RATE * (MS_PER_CHAR * (len(text) + 1) / 1000.0) / speed)
+    base = 220.0 if voice == TONE_VOICES[0] else 440.0
+    freq = base + zlib.crc32(text.encode("utf-8")) % 400
+    t = np.arange(n, dtype=np.float32) / SAMPLE_RATE
+    return (0.3 * np.sin(2 * np.pi * freq * t)).astype(np.float32)
+
+
+def tone_bytes(text: str, voice: str = TONE_VOICES[0], speed: float = 1.0) -> bytes:
+    """The exact PCM payload the server must send for one sentence (24 kHz pcm)."""
+    return audio.encode(tone(text, voice, speed), "pcm", SAMPLE_RATE)
+
+
+class ToneSynthesisService(SynthesisService):
+    """Test double: deterministic tone instead of the model (see module docstring)."""
+
+    def __init__(self, settings: Settings, delay_s: float = 0.0) -> None:
+        super().__init__(settings)
+        self.delay_s = delay_s
+
+    def load(self) -> None:
+        self.engine = ToneEngine(self.delay_s)  # type: ignore[assignment]
+        self.state = "ready"
+        self._ready.set()
