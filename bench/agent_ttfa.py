@@ -1,7 +1,7 @@
 """Benchmark 2: time to first audio through the voice agent, `batch` vs `stream`.
 
 Locally, the real Kokoro server and the real agent run as two processes on loopback
-(`voice_agent.local_demo.local_stack`); the agent's text comes from its replayed-answer source
+(`demo.agent_demo.local_stack`); the agent's text comes from its replayed-answer source
 (the benchmark paragraph replayed at a fixed token rate, not an LLM). For each token rate
 (default 20, 40, 80 tokens/s) the two modes run interleaved after a warm-up. Measured at the
 caller (SSE over HTTP): time to first text, time to first audio, total.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,14 +46,15 @@ PUBLIC_REFERENCE = {
 
 
 def agent_modules() -> tuple[Any, Any]:
-    """The agent's own local stack and caller: the benchmark measures the shipped code."""
+    """The agent's caller and the local demo's stack: the benchmark measures the shipped code."""
     try:
-        from voice_agent import client, local_demo
+        from demo import agent_demo
+        from voice_agent import client
     except ImportError as exc:
         raise BenchError(
             f"the agent benchmark needs the voice agent package (agent/voice_agent): {exc}"
         ) from None
-    return client, local_demo
+    return client, agent_demo
 
 
 def parse_rates(raw: str) -> list[float]:
@@ -89,8 +91,14 @@ def build_modes(invoke: Any) -> dict[str, RunOnce]:
 
 @contextmanager
 def local_agent(rate: float) -> Iterator[str]:
-    _, local_demo = agent_modules()
-    with local_demo.local_stack(rate, ROOT / "out") as base_url:
+    _, agent_demo = agent_modules()
+    # The agent child process imports voice_agent through PYTHONPATH, which local_stack builds
+    # from the caller's environment: make sure agent/ is on it however this was started.
+    agent_dir = str(ROOT / "agent")
+    parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if agent_dir not in parts:
+        os.environ["PYTHONPATH"] = os.pathsep.join([agent_dir, *parts])
+    with agent_demo.local_stack(rate, ROOT / "out") as base_url:
         yield base_url
 
 
