@@ -37,6 +37,7 @@ class SentenceAudio:
     format: str
     sample_rate: int
     audio: bytearray = field(default_factory=bytearray)
+    frame_sizes: list[int] = field(default_factory=list)  # bytes of each binary frame
     first_byte_s: float | None = None  # seconds since the first text was sent
     complete: dict[str, Any] = field(default_factory=dict)
 
@@ -93,6 +94,7 @@ async def stream_text(
                     if result.first_audio_s is None:
                         result.first_audio_s = now
                     current.audio.extend(frame)
+                    current.frame_sizes.append(len(frame))
                     continue
                 msg = json.loads(frame)
                 msg["at_s"] = round(now, 4)
@@ -110,3 +112,44 @@ async def stream_text(
         await asyncio.wait_for(asyncio.gather(send_all(), receive_all()), timeout_s)
         result.total_s = time.perf_counter() - t0
     return result
+
+
+@dataclass
+class OneShotResult:
+    """POST /invocations: the non-streaming baseline. Audio arrives only when all is done."""
+
+    audio: bytes
+    content_type: str
+    headers: dict[str, str]
+    first_byte_s: float  # seconds from sending the request to the first body byte
+    total_s: float
+
+
+async def synthesize_once(
+    base_url: str, text: str, *, timeout_s: float = 300.0, **options: Any
+) -> OneShotResult:
+    """One-shot synthesis of `text` (options: voice, speed, format, sample_rate)."""
+    import httpx  # only this call needs it
+
+    body = {"text": text, **options}
+    async with httpx.AsyncClient(timeout=timeout_s) as client:
+        t0 = time.perf_counter()
+        async with client.stream("POST", f"{base_url}/invocations", json=body) as response:
+            first: float | None = None
+            chunks = bytearray()
+            async for chunk in response.aiter_bytes():
+                if first is None and chunk:
+                    first = time.perf_counter() - t0
+                chunks.extend(chunk)
+            total = time.perf_counter() - t0
+            if response.status_code != 200:
+                raise RuntimeError(
+                    f"POST /invocations answered {response.status_code}: {chunks.decode()[:300]}"
+                )
+    return OneShotResult(
+        bytes(chunks),
+        response.headers.get("content-type", ""),
+        dict(response.headers),
+        first if first is not None else total,
+        total,
+    )

@@ -1,0 +1,203 @@
+"""What every benchmark script shares: arguments, the server under test, interleaved runs, output.
+
+Targets (`--transport` / `--base-url`):
+- default: start the real server (`container/serve`, real Kokoro-82M on CPU) on 127.0.0.1;
+- `--base-url URL`: an already running server that exposes the container's routes;
+- `--transport sagemaker --endpoint-name NAME`: the deployed SageMaker endpoint through the
+  agent's SageMaker HTTP/2 bidirectional transport (see `sagemaker_transport`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import ROOT
+from bench.transport import invoke_endpoint_once, stream_with_transport
+from demo.server_process import running_server, wait_healthy
+from demo.tts_client import OneShotResult, StreamResult, stream_text, synthesize_once
+
+RESULTS_DIR = ROOT / "bench" / "results"
+PARAGRAPH = ROOT / "demo" / "paragraph.txt"
+SERVER_LOG = ROOT / "out" / "bench-server.log"
+
+
+class BenchError(RuntimeError):
+    """A benchmark cannot run as asked (bad flags, missing transport, unhealthy server)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # "local" (started here), "url" (already running) or "sagemaker"
+    base_url: str  # empty for sagemaker
+    description: str
+    transport: Any = None  # a voice_agent.tts transport; None: the container's WebSocket route
+    endpoint_name: str | None = None
+    region: str | None = None
+
+    @property
+    def same_machine(self) -> bool:
+        return self.kind == "local"
+
+    async def stream(
+        self,
+        deltas: list[str],
+        *,
+        tokens_per_s: float | None = None,
+        start: dict[str, Any] | None = None,
+    ) -> StreamResult:
+        """One bidirectional session: send deltas (paced if tokens_per_s), close, collect."""
+        if self.transport is not None:
+            return await stream_with_transport(
+                self.transport, deltas, tokens_per_s=tokens_per_s, start=start
+            )
+        return await stream_text(self.base_url, deltas, tokens_per_s=tokens_per_s, start=start)
+
+    async def one_shot(self, text: str, **options: Any) -> OneShotResult:
+        """The non-streaming route (POST /invocations; InvokeEndpoint on SageMaker)."""
+        if self.kind == "sagemaker":
+            assert self.endpoint_name is not None
+            return await asyncio.to_thread(
+                invoke_endpoint_once, self.endpoint_name, self.region, text, **options
+            )
+        return await synthesize_once(self.base_url, text, **options)
+
+
+def add_common_args(parser: argparse.ArgumentParser, default_runs: int) -> None:
+    parser.add_argument(
+        "--runs", type=int, default=None, help=f"measured runs per mode (default {default_runs})"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a fast smoke run (fewer runs, smaller sweeps): checks the scripts, not the numbers",
+    )
+    parser.add_argument("--warmup", type=int, default=1, help="unmeasured runs per mode first")
+    parser.add_argument(
+        "--base-url", default=None, help="measure an already running server (http://host:port)"
+    )
+    parser.add_argument(
+        "--transport",
+        choices=("websocket", "sagemaker"),
+        default="websocket",
+        help="websocket: the container's routes directly; sagemaker: a deployed endpoint",
+    )
+    parser.add_argument("--endpoint-name", default=None, help="SageMaker endpoint (sagemaker)")
+    parser.add_argument("--region", default=None, help="AWS region (sagemaker)")
+    parser.add_argument("--results-dir", type=Path, default=RESULTS_DIR)
+    parser.set_defaults(default_runs=default_runs)
+
+
+def resolve_runs(args: argparse.Namespace, quick_runs: int) -> int:
+    runs = args.runs if args.runs is not None else (quick_runs if args.quick else args.default_runs)
+    if runs < 1:
+        raise BenchError(f"--runs must be at least 1, got {runs}")
+    if args.warmup < 0:
+        raise BenchError(f"--warmup must be 0 or more, got {args.warmup}")
+    return runs
+
+
+def sagemaker_transport(endpoint_name: str | None, region: str | None) -> Any:
+    """The agent's SageMaker bidirectional transport (InvokeEndpointWithBidirectionalStream).
+
+    The benchmarks do not carry their own SageMaker client: they reuse the agent's
+    (aws-sdk-sagemaker-runtime-http2 over awscrt), so the numbers measure production code.
+    Nothing is called on AWS until the first session opens.
+    """
+    if not endpoint_name:
+        raise BenchError("--transport sagemaker needs --endpoint-name NAME")
+    from voice_agent.tts.sagemaker import SageMakerBidiTts
+
+    return SageMakerBidiTts(endpoint_name, region=region)
+
+
+@contextmanager
+def open_target(args: argparse.Namespace, env: dict[str, str] | None = None) -> Iterator[Target]:
+    """Yield the server to measure; starts (and stops) a local one unless told otherwise."""
+    if args.transport == "sagemaker":
+        if args.base_url or env:
+            raise BenchError("--transport sagemaker takes neither --base-url nor server settings")
+        transport = sagemaker_transport(args.endpoint_name, args.region)
+        region = args.region or "the default region"
+        try:
+            yield Target(
+                "sagemaker",
+                "",
+                f"SageMaker endpoint {args.endpoint_name} ({region})",
+                transport,
+                args.endpoint_name,
+                args.region,
+            )
+        finally:
+            asyncio.run(transport.aclose())
+        return
+    if args.base_url:
+        if env:
+            raise BenchError(
+                "server settings cannot be changed on a --base-url server; start it with them"
+            )
+        base_url = args.base_url.rstrip("/")
+        try:
+            wait_healthy(base_url, timeout_s=30.0)
+        except TimeoutError as exc:
+            raise BenchError(f"{base_url} is not healthy: {exc}") from exc
+        yield Target("url", base_url, f"running server at {base_url}")
+        return
+    SERVER_LOG.parent.mkdir(parents=True, exist_ok=True)
+    settings = ", ".join(f"{k}={v}" for k, v in (env or {}).items()) or "default settings"
+    print(f"Starting the Kokoro server on 127.0.0.1 (real Kokoro-82M, CPU; {settings}) ...")
+    started = time.perf_counter()
+    with running_server(env=env, timeout_s=300.0, log_path=SERVER_LOG) as base_url:
+        print(f"  healthy after {time.perf_counter() - started:.1f} s at {base_url}")
+        yield Target("local", base_url, "the real server (container/serve) started on 127.0.0.1")
+
+
+Sample = dict[str, Any]
+RunOnce = Callable[[], Awaitable[Sample]]
+
+
+async def run_interleaved(
+    modes: dict[str, RunOnce], runs: int, warmup: int
+) -> dict[str, list[Sample]]:
+    """Warm-up round(s), then run 1 of every mode, run 2 of every mode, ...
+
+    Interleaving spreads slow drifts of the machine (other load, thermal) over all modes
+    instead of charging them to whichever mode ran last.
+    """
+    for round_ in range(warmup):
+        for name, run in modes.items():
+            print(f"  warm-up {round_ + 1}/{warmup}: {name}", flush=True)
+            await run()
+    samples: dict[str, list[Sample]] = {name: [] for name in modes}
+    for i in range(runs):
+        for name, run in modes.items():
+            sample = await run()
+            samples[name].append(sample)
+            shown = sample.get("summary") or (
+                f"{sample['ttfa_s'] * 1000:.0f} ms to first audio, "
+                f"{sample['total_s'] * 1000:.0f} ms total"
+            )
+            print(f"  run {i + 1}/{runs}: {name}: {shown}", flush=True)
+    return samples
+
+
+def write_result(results_dir: Path, name: str, data: dict[str, Any]) -> Path:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    path = results_dir / f"{name}.json"
+    path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return path
+
+
+def read_paragraph() -> str:
+    return PARAGRAPH.read_text(encoding="utf-8").strip()
+
+
+def ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.0f}"

@@ -1,0 +1,45 @@
+"""The raw engine, in process and without a server: what the model alone costs on this machine."""
+
+from __future__ import annotations
+
+import time
+
+from bench.common import Sample
+from kokoro_server.config import Settings
+from kokoro_server.engine import KokoroEngine, split_phonemes
+from kokoro_server.model_files import locate
+from kokoro_server.phonemes import Phonemizer
+
+
+def load_engine() -> KokoroEngine:
+    """The same settings the server reads (KOKORO_* variables), the same local weights."""
+    settings = Settings.from_env()
+    return KokoroEngine(
+        settings,
+        locate(settings.model_dir, settings.model_file),
+        Phonemizer(settings.language),
+    )
+
+
+def model_calls(engine: KokoroEngine, text: str) -> int:
+    """How many model calls `synthesize` makes for text (it splits over 510 phonemes)."""
+    return len(split_phonemes(engine.phonemize(text)))
+
+
+def synthesize_sample(engine: KokoroEngine, text: str) -> Sample:
+    """Phonemes + model for text in one blocking call; the audio exists only at the end."""
+    started = time.perf_counter()
+    audio = engine.synthesize(text, engine.default_voice)
+    elapsed = time.perf_counter() - started
+    return {"ttfa_s": elapsed, "total_s": elapsed, "audio_s": audio.size / 24_000}
+
+
+def server_providers() -> list[str]:
+    """The execution providers a server started here with these settings asks for.
+
+    Same ONNX Runtime install and KOKORO_* settings as the local server, without loading a
+    model; the first one is the provider in use.
+    """
+    from kokoro_server.engine import choose_providers
+
+    return [p if isinstance(p, str) else p[0] for p in choose_providers(Settings.from_env())]

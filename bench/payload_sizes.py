@@ -1,0 +1,199 @@
+"""Benchmark 3: bytes on the wire for the same audio, PCM / WAV / MP3, binary WS vs base64 SSE.
+
+The paragraph is streamed once per format (whole paragraph in one message, interleaved runs).
+For every binary WebSocket frame the server sent, the script also computes what the same audio
+costs as a base64 `audio` SSE event of the agent's contract (DESIGN.md, "Agent"), one event per
+frame, and the measured bitrate of each format (bytes x 8 / audio seconds).
+
+    python -m bench.payload_sizes [--runs N] [--quick] [--sample-rate 24000] [--base-url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import math
+import sys
+from typing import Any
+
+from bench import plots
+from bench.common import (
+    BenchError,
+    RunOnce,
+    Sample,
+    Target,
+    add_common_args,
+    open_target,
+    read_paragraph,
+    resolve_runs,
+    run_interleaved,
+    write_result,
+)
+from bench.engine_bench import server_providers
+from bench.machine import machine_info
+from bench.stats import summarize
+from bench.tables import print_tables
+from demo.tts_client import StreamResult
+
+NAME = "payload_sizes"
+FORMATS = ("pcm", "wav", "mp3")
+MP3_LABEL_KBPS = 48  # what the server asks LAME for (kokoro_server.audio.MP3_BITRATE_KBPS)
+PUBLIC_REFERENCE = {
+    "mp3_labelled_48k_measured_kbps": 49.5,
+    "aac_labelled_32k_measured_kbps": 41.6,
+    "base64_examples_bytes": [[308_304, 411_072], [258_039, 344_084]],
+    "base64_overhead": "+33%",
+}
+
+
+def ws_frame_bytes(payload: int) -> int:
+    """A server-to-client WebSocket frame (unmasked, no compression): header + payload."""
+    header = 2 if payload <= 125 else (4 if payload <= 0xFFFF else 10)
+    return header + payload
+
+
+def base64_bytes(payload: int) -> int:
+    return 4 * math.ceil(payload / 3)
+
+
+def sse_audio_event_bytes(payload: int, index: int, fmt: str, sample_rate: int) -> int:
+    """The agent's SSE `audio` event carrying one frame's audio as base64."""
+    event = {
+        "type": "audio",
+        "index": index,
+        "format": fmt,
+        "sample_rate": sample_rate,
+        "data": base64.b64encode(bytes(payload)).decode("ascii"),
+    }
+    return len(f"data: {json.dumps(event)}\n\n".encode())
+
+
+def wire_sizes(result: StreamResult, fmt: str, sample_rate: int) -> dict[str, Any]:
+    frames = [(s.index, n) for s in result.sentences for n in s.frame_sizes]
+    audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
+    audio_bytes = sum(n for _, n in frames)
+    if not frames or audio_s <= 0:
+        raise BenchError(f"no audio received for format {fmt}")
+    return {
+        "format": fmt,
+        "sample_rate": sample_rate,
+        "audio_s": audio_s,
+        "audio_bytes": audio_bytes,
+        "frames": len(frames),
+        "ws_wire_bytes": sum(ws_frame_bytes(n) for _, n in frames),
+        "base64_bytes": sum(base64_bytes(n) for _, n in frames),
+        "sse_event_bytes": sum(sse_audio_event_bytes(n, i, fmt, sample_rate) for i, n in frames),
+        "bitrate_kbps": audio_bytes * 8 / audio_s / 1000,
+        "per_sentence": [
+            {
+                "index": s.index,
+                "duration_s": s.complete.get("duration_s", 0.0),
+                "bytes": len(s.audio),
+                "kbps": len(s.audio) * 8 / s.complete["duration_s"] / 1000
+                if s.complete.get("duration_s")
+                else 0.0,
+            }
+            for s in result.sentences
+        ],
+    }
+
+
+def build_modes(target: Target, paragraph: str, sample_rate: int) -> dict[str, RunOnce]:
+    def one(fmt: str) -> RunOnce:
+        async def run() -> Sample:
+            start = {"format": fmt, "sample_rate": sample_rate}
+            result = await target.stream([paragraph], start=start)
+            if result.errors:
+                raise BenchError(f"server errors for {fmt}: {result.errors}")
+            if result.first_audio_s is None:
+                raise BenchError(f"no audio for {fmt}")
+            return {
+                "ttfa_s": result.first_audio_s,
+                "total_s": result.total_s,
+                "sizes": wire_sizes(result, fmt, sample_rate),
+            }
+
+        return run
+
+    return {fmt: one(fmt) for fmt in FORMATS}
+
+
+def analyse(samples: dict[str, list[Sample]]) -> dict[str, Any]:
+    formats, modes, identical = [], [], {}
+    for fmt, runs in samples.items():
+        sizes = runs[-1]["sizes"]
+        formats.append({k: v for k, v in sizes.items() if k != "per_sentence"})
+        identical[fmt] = len({r["sizes"]["audio_bytes"] for r in runs}) == 1
+        modes.append(
+            {
+                "key": fmt,
+                "label": fmt,
+                "ttfa": summarize([r["ttfa_s"] for r in runs]),
+                "total": summarize([r["total_s"] for r in runs]),
+            }
+        )
+    mp3 = samples["mp3"][-1]["sizes"]["per_sentence"]
+    pcm = next(f for f in formats if f["format"] == "pcm")
+    return {
+        "formats": formats,
+        "mp3_per_sentence": mp3,
+        "mp3_label_kbps": MP3_LABEL_KBPS,
+        "base64_overhead": pcm["base64_bytes"] / pcm["audio_bytes"] - 1.0,
+        "sizes_identical_across_runs": identical,
+        "modes": modes,
+    }
+
+
+async def measure(args: argparse.Namespace, target: Target, runs: int) -> dict[str, Any]:
+    paragraph = read_paragraph()
+    modes = build_modes(target, paragraph, args.sample_rate)
+    print(f"{len(modes)} formats, {args.warmup} warm-up round(s), {runs} measured runs")
+    samples = await run_interleaved(modes, runs, args.warmup)
+    result: dict[str, Any] = {
+        "name": NAME,
+        "quick": bool(args.quick),
+        "runs": runs,
+        "warmup": args.warmup,
+        "target": {"kind": target.kind, "description": target.description},
+        "machine": machine_info(server_providers() if target.same_machine else None),
+        "text": {"chars": len(paragraph)},
+        "public_reference": PUBLIC_REFERENCE,
+    }
+    return result | analyse(samples)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.payload_sizes", description=__doc__)
+    # Sizes are deterministic (the JSON records whether every run gave the same bytes); the
+    # runs only time the formats, which benchmark 1 already covers in depth.
+    add_common_args(parser, default_runs=2)
+    parser.add_argument(
+        "--sample-rate", type=int, default=24000, choices=(8000, 16000, 22050, 24000)
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        runs = resolve_runs(args, quick_runs=1)
+        with open_target(args) as target:
+            result = asyncio.run(measure(args, target, runs))
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print_tables(NAME, result)
+    path = write_result(args.results_dir, NAME, result)
+    plots.payload_bars(
+        args.results_dir / f"{NAME}.png",
+        f"Same audio ({result['formats'][0]['audio_s']:.1f} s), bytes on the wire",
+        result["formats"],
+    )
+    print(f"\nwrote {path} and {path.with_suffix('.png')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""Result JSON -> tables. One source for the console output and for docs/performance.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value * 1000:.0f}"
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def timing_table(title: str, modes: list[dict[str, Any]]) -> Table:
+    """Rows of modes with `label`, `ttfa` and `total` summaries (seconds) -> ms columns."""
+    headers = [
+        "mode",
+        "runs",
+        "TTFA median",
+        "TTFA p95",
+        "TTFA min",
+        "TTFA max",
+        "total median",
+        "total p95",
+        "total min",
+        "total max",
+    ]
+    rows = []
+    for mode in modes:
+        ttfa, total = mode["ttfa"], mode["total"]
+        rows.append(
+            [
+                mode["label"],
+                str(total["n"]),
+                *(_ms(ttfa[k]) for k in ("median", "p95", "min", "max")),
+                *(_ms(total[k]) for k in ("median", "p95", "min", "max")),
+            ]
+        )
+    return Table(title + " (ms)", headers, rows)
+
+
+def tts_ttfa_tables(result: dict[str, Any]) -> list[Table]:
+    tables = [timing_table("Time to first audio byte and total time", result["modes"])]
+    ratio_rows = [
+        [r["label"], _ratio(r["ttfa_ratio"]), _ratio(r.get("total_ratio"))]
+        for r in result["ratios"]
+    ]
+    tables.append(Table("Ratios of medians", ["ratio", "TTFA", "total"], ratio_rows))
+    overhead = result.get("server_overhead")
+    if overhead:
+        rows = [[o["label"], _ms(o["value_s"])] for o in overhead]
+        tables.append(Table("Server overhead (medians)", ["quantity", "ms"], rows))
+    return tables
+
+
+def payload_tables(result: dict[str, Any]) -> list[Table]:
+    headers = [
+        "format",
+        "audio bytes",
+        "binary WS frames",
+        "WS bytes on the wire",
+        "base64 bytes",
+        "SSE event bytes",
+        "SSE / WS",
+        "bitrate kbps",
+    ]
+    rows = []
+    for f in result["formats"]:
+        rows.append(
+            [
+                f["format"],
+                f"{f['audio_bytes']:,}",
+                str(f["frames"]),
+                f"{f['ws_wire_bytes']:,}",
+                f"{f['base64_bytes']:,}",
+                f"{f['sse_event_bytes']:,}",
+                f"{f['sse_event_bytes'] / f['ws_wire_bytes']:.3f}",
+                f"{f['bitrate_kbps']:.1f}",
+            ]
+        )
+    tables = [Table("Bytes for the same audio, per format and transport", headers, rows)]
+    if result.get("mp3_per_sentence"):
+        mp3_rows = [
+            [str(s["index"]), f"{s['duration_s']:.2f}", f"{s['bytes']:,}", f"{s['kbps']:.1f}"]
+            for s in result["mp3_per_sentence"]
+        ]
+        tables.append(
+            Table(
+                f"MP3 measured bitrate per sentence (labelled {result['mp3_label_kbps']} kbps)",
+                ["sentence", "audio s", "bytes", "kbps"],
+                mp3_rows,
+            )
+        )
+    tables.append(timing_table("Timing per format (whole paragraph, one message)", result["modes"]))
+    return tables
+
+
+def concurrency_tables(result: dict[str, Any]) -> list[Table]:
+    headers = [
+        "sessions",
+        "runs",
+        "TTFA p50",
+        "TTFA p95",
+        "TTFA max",
+        "session total p50",
+        "wall p50",
+        "audio s / wall s (median)",
+        "model busy (median)",
+    ]
+    rows = []
+    for level in result["levels"]:
+        ttfa, total = level["ttfa"], level["session_total"]
+        rows.append(
+            [
+                str(level["sessions"]),
+                str(level["runs"]),
+                _ms(ttfa["median"]),
+                _ms(ttfa["p95"]),
+                _ms(ttfa["max"]),
+                _ms(total["median"]),
+                _ms(level["wall"]["median"]),
+                f"{level['throughput']['median']:.2f}",
+                f"{level['model_busy']['median']:.2f}",
+            ]
+        )
+    return [Table("Simultaneous sessions, each streaming the paragraph (ms)", headers, rows)]
+
+
+def agent_tables(result: dict[str, Any]) -> list[Table]:
+    headers = [
+        "token rate / mode",
+        "runs",
+        "first text median",
+        "TTFA median",
+        "TTFA p95",
+        "TTFA min",
+        "TTFA max",
+        "total median",
+    ]
+    rows = []
+    for group in result["groups"]:
+        for mode in group["modes"]:
+            ttfa = mode["ttfa"]
+            rows.append(
+                [
+                    mode["label"],
+                    str(ttfa["n"]),
+                    _ms(mode["first_text"]["median"]),
+                    *(_ms(ttfa[k]) for k in ("median", "p95", "min", "max")),
+                    _ms(mode["total"]["median"]),
+                ]
+            )
+    speedups = [[g["label"], f"{g['stream_speedup']:.2f}x"] for g in result["groups"]]
+    ref = result["public_reference"]
+    speedups.append(
+        [
+            "public: local agent container / deployed AgentCore runtime",
+            f"{ref['local_agent_container_speedup']}x"
+            f" / {ref['deployed_agentcore_runtime_speedup']}x",
+        ]
+    )
+    return [
+        Table("Voice agent, measured at the caller (ms)", headers, rows),
+        Table(
+            "First audio: how much sooner stream is than batch (batch TTFA / stream TTFA, medians)",
+            ["text source", "stream speed-up"],
+            speedups,
+        ),
+    ]
+
+
+TABLE_BUILDERS = {
+    "tts_ttfa": tts_ttfa_tables,
+    "payload_sizes": payload_tables,
+    "concurrency": concurrency_tables,
+    "agent_ttfa": agent_tables,
+}
+
+
+def format_text(table: Table) -> str:
+    widths = [len(h) for h in table.headers]
+    for row in table.rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+    lines = [table.title, "  ".join(h.rjust(w) for h, w in zip(table.headers, widths, strict=True))]
+    for row in table.rows:
+        lines.append("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+    return "\n".join(lines)
+
+
+def format_markdown(table: Table) -> str:
+    lines = [
+        f"**{table.title}**",
+        "",
+        "| " + " | ".join(table.headers) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.headers))) + "|",
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in table.rows]
+    return "\n".join(lines)
+
+
+def print_tables(name: str, result: dict[str, Any]) -> None:
+    for table in TABLE_BUILDERS[name](result):
+        print()
+        print(format_text(table))

@@ -1,0 +1,186 @@
+"""The report generator on a SYNTHETIC benchmark result (made-up numbers, no model run).
+
+Checks that the tables land between the markers, that the text around them is kept, and that
+the analysis of benchmark 1 computes its ratios and server overhead from the medians.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import ROOT, report
+from bench.agent_ttfa import PUBLIC_REFERENCE as AGENT_PUBLIC_REFERENCE
+from bench.agent_ttfa import analyse_group
+from bench.payload_sizes import base64_bytes, ws_frame_bytes
+from bench.tables import agent_tables, format_markdown
+from bench.tts_ttfa import analyse
+
+SYNTHETIC_MACHINE = {
+    "date_utc": "2000-01-01T00:00:00+00:00",
+    "cpu_model": "SYNTHETIC CPU (test data, not a measurement)",
+    "usable_cores": 2,
+    "load_average_1m_at_start": 0.5,
+    "onnxruntime": "0.0.0",
+    "ort_provider_in_use": ["CPUExecutionProvider"],
+    "python": "3.12.0",
+}
+
+# Median TTFA per mode (seconds); every run of a mode is given the same spread around it.
+SYNTHETIC_TTFA = {
+    "batch": 4.0,
+    "engine_whole": 5.0,
+    "stream_whole": 0.9,
+    "stream_deltas": 1.4,
+    "first_sentence": 0.8,
+    "engine_first": 0.7,
+}
+
+
+def synthetic_tts_ttfa_result() -> dict[str, Any]:
+    samples = {
+        key: [{"ttfa_s": med + d, "total_s": 4.0 + d, "audio_s": 17.0} for d in (-0.1, 0, 0.1, 0.2)]
+        + [{"ttfa_s": med, "total_s": 4.0, "audio_s": 17.0}]
+        for key, med in SYNTHETIC_TTFA.items()
+    }
+    labels = {key: f"label {key}" for key in samples}
+    result = {
+        "name": "tts_ttfa",
+        "quick": False,
+        "runs": 5,
+        "warmup": 1,
+        "target": {"kind": "local", "description": "SYNTHETIC target"},
+        "machine": SYNTHETIC_MACHINE,
+        "text": {
+            "chars": 267,
+            "sentences": ["a", "b", "c", "d"],
+            "deltas": 90,
+            "tokens_per_s": 40.0,
+            "phonemes": 274,
+        },
+    }
+    return result | analyse(samples, labels)
+
+
+DOC = """# Title
+
+Intro that must stay.
+
+<!-- bench:tts_ttfa -->
+old table that must go
+<!-- /bench:tts_ttfa -->
+
+Middle text that must stay.
+
+<!-- bench:payload_sizes -->
+old payload text
+<!-- /bench:payload_sizes -->
+
+Closing text.
+"""
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> tuple[Path, Path]:
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "tts_ttfa.json").write_text(json.dumps(synthetic_tts_ttfa_result()))
+    (results / "tts_ttfa.png").write_bytes(b"\x89PNG synthetic")
+    doc = tmp_path / "docs" / "performance.md"
+    doc.parent.mkdir()
+    doc.write_text(DOC)
+    return doc, results
+
+
+def test_analysis_ratios_and_overhead_come_from_medians() -> None:
+    result = synthetic_tts_ttfa_result()
+    ratios = {r["label"]: r["ttfa_ratio"] for r in result["ratios"]}
+    assert ratios["(b) / (a)"] == pytest.approx(0.9 / 4.0)
+    assert ratios["(d) / (a)"] == pytest.approx(0.8 / 4.0)
+    assert ratios["(c) / (a)"] == pytest.approx(1.4 / 4.0)
+    overhead = {o["label"]: o["value_s"] for o in result["server_overhead"]}
+    assert overhead["server overhead: TTFA(b) - raw first sentence"] == pytest.approx(0.2)
+
+
+def test_markers_are_replaced_and_the_rest_is_kept(workspace: tuple[Path, Path]) -> None:
+    doc, results = workspace
+    assert report.main(["--results-dir", str(results), "--doc", str(doc)]) == 0
+    text = doc.read_text()
+    for kept in ("Intro that must stay.", "Middle text that must stay.", "Closing text."):
+        assert kept in text
+    assert "old table that must go" not in text
+    assert "old payload text" not in text
+    section = text.split("<!-- bench:tts_ttfa -->")[1].split("<!-- /bench:tts_ttfa -->")[0]
+    assert "SYNTHETIC CPU" in section
+    assert "| (b) / (a) | 0.23 |" in section  # 0.9 / 4.0 = 0.225, shown with two decimals
+    assert "| label batch | 5 | 4000 |" in section
+    assert "![tts_ttfa](../results/tts_ttfa.png)" in section
+    # No result file for payload_sizes: its section says how to produce it.
+    assert "Not measured yet: run `python -m bench.payload_sizes`" in text
+    # Running again gives the same document (markers survive, nothing accumulates).
+    assert report.main(["--results-dir", str(results), "--doc", str(doc)]) == 0
+    assert doc.read_text() == text
+
+
+def test_quick_results_are_labelled_as_such(workspace: tuple[Path, Path]) -> None:
+    doc, results = workspace
+    quick = synthetic_tts_ttfa_result() | {"quick": True}
+    (results / "tts_ttfa.json").write_text(json.dumps(quick))
+    report.update_document(doc, results)
+    assert "Quick run (smoke test of the scripts): noisy" in doc.read_text()
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "no markers at all",
+        "<!-- bench:tts_ttfa --> only the start",
+        "<!-- /bench:tts_ttfa --> end first <!-- bench:tts_ttfa -->",
+        "<!-- bench:tts_ttfa -->a<!-- /bench:tts_ttfa --><!-- bench:tts_ttfa -->",
+    ],
+)
+def test_malformed_markers_are_refused(broken: str) -> None:
+    with pytest.raises(report.ReportError):
+        report.replace_section(broken, "tts_ttfa", "new")
+
+
+def test_unreadable_result_is_a_clear_error(workspace: tuple[Path, Path]) -> None:
+    doc, results = workspace
+    (results / "tts_ttfa.json").write_text("{not json")
+    assert report.main(["--results-dir", str(results), "--doc", str(doc)]) == 2
+    assert doc.read_text() == DOC  # nothing half-written
+
+
+def test_the_real_document_has_one_section_per_benchmark() -> None:
+    text = (ROOT / "docs" / "performance.md").read_text()
+    for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa"):
+        assert text.count(f"<!-- bench:{name} -->") == 1
+        assert text.count(f"<!-- /bench:{name} -->") == 1
+
+
+def test_wire_size_arithmetic() -> None:
+    assert [ws_frame_bytes(n) for n in (0, 125, 126, 65535, 65536)] == [2, 127, 130, 65539, 65546]
+    assert base64_bytes(308_304) == 411_072  # the public example
+    assert base64_bytes(1) == 4
+
+
+def test_agent_tables_show_the_speedup_per_rate() -> None:
+    def runs(ttfa: float) -> list[dict[str, Any]]:
+        return [
+            {"first_text_s": 0.03, "ttfa_s": ttfa, "total_s": 9.0, "agent_metrics": {}}
+            for _ in range(3)
+        ]
+
+    synthetic = {
+        "groups": [analyse_group("20 tokens/s", {"stream": runs(1.0), "batch": runs(4.5)})],
+        "public_reference": AGENT_PUBLIC_REFERENCE,
+    }
+    speedup, *_ = synthetic["groups"]
+    assert speedup["stream_speedup"] == pytest.approx(4.5)
+    text = "\n".join(format_markdown(t) for t in agent_tables(synthetic))
+    assert "| 20 tokens/s: stream | 3 | 30 | 1000 |" in text
+    assert "| 20 tokens/s | 4.50x |" in text
+    assert "2.4x / 3.5x" in text
