@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak
+.PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -49,6 +49,14 @@ format: $(STAMP)
 
 synth: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
+
+# Benchmarks on the real model (loopback): tables, JSON and plots in bench/results/, and the
+# generated tables in docs/performance.md. A full run takes 10-15 minutes on 2 cores.
+bench: $(STAMP)
+	$(PY) -m bench $(ARGS)
+
+bench-quick: $(STAMP)
+	$(PY) -m bench --quick $(ARGS)
 
 # After `npx cdk destroy --all`: report (and with ARGS="--delete" remove) what is left.
 cleanup: $(STAMP)

@@ -19,11 +19,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from demo.server_process import child_process, free_port, running_server, wait_healthy
+from demo.server_process import ROOT, child_process, free_port, running_server, wait_healthy
 from demo.tts_client import ws_url
 from voice_agent.client import InvocationResult, compare_table, invoke_http, invoke_ws
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _pythonpath(*extra: Path) -> str:
@@ -43,7 +41,7 @@ def local_stack(tokens_per_s: float, log_dir: Path, voice: str | None = None) ->
         agent_port = free_port()
         agent_env = dict(
             os.environ,
-            PYTHONPATH=_pythonpath(REPO / "agent"),
+            PYTHONPATH=_pythonpath(ROOT / "agent"),
             HOST="127.0.0.1",
             PORT=str(agent_port),
             TTS_URL=ws_url(tts_url),
