@@ -28,13 +28,12 @@ from bench.common import (
     BenchError,
     RunOnce,
     Sample,
+    publish,
     resolve_runs,
     run_interleaved,
-    write_result,
 )
 from bench.machine import machine_info
 from bench.stats import summarize
-from bench.tables import print_tables
 
 NAME = "agent_ttfa"
 MODES = ("stream", "batch")
@@ -198,14 +197,16 @@ def main(argv: list[str] | None = None) -> int:
         "groups": groups,
         "public_reference": PUBLIC_REFERENCE,
     }
-    print_tables(NAME, result)
-    path = write_result(args.results_dir, NAME, result)
-    plots.timing_bars(
-        path.with_suffix(".png"),
-        "Voice agent: time to first audio, stream vs batch",
-        [m for g in groups for m in g["modes"]],
+    publish(
+        args.results_dir,
+        NAME,
+        result,
+        lambda png: plots.timing_bars(
+            png,
+            "Voice agent: time to first audio, stream vs batch",
+            [m for g in groups for m in g["modes"]],
+        ),
     )
-    print(f"\nwrote {path} and {path.with_suffix('.png')}")
     return 0
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import ROOT
+from bench.tables import print_tables
 from bench.transport import invoke_endpoint_once, stream_with_transport
 from demo.server_process import running_server, wait_healthy
 from demo.tts_client import OneShotResult, StreamResult, stream_text, synthesize_once
@@ -201,3 +202,13 @@ def read_paragraph() -> str:
 
 def ms(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1000:.0f}"
+
+
+def publish(
+    results_dir: Path, name: str, result: dict[str, Any], plot: Callable[[Path], None]
+) -> None:
+    """The end of every benchmark: table on stdout, JSON result, PNG plot."""
+    print_tables(name, result)
+    path = write_result(results_dir, name, result)
+    plot(path.with_suffix(".png"))
+    print(f"\nwrote {path} and {path.with_suffix('.png')}")

@@ -26,15 +26,14 @@ from bench.common import (
     Target,
     add_common_args,
     open_target,
+    publish,
     read_paragraph,
     resolve_runs,
     run_interleaved,
-    write_result,
 )
 from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import median, summarize
-from bench.tables import print_tables
 
 NAME = "concurrency"
 START = {"format": "pcm", "sample_rate": 24000}
@@ -158,15 +157,17 @@ def main(argv: list[str] | None = None) -> int:
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print_tables(NAME, result)
-    path = write_result(args.results_dir, NAME, result)
     settings = ", ".join(f"{k}={v}" for k, v in env.items()) or "default server settings"
-    plots.concurrency_lines(
-        args.results_dir / f"{NAME}.png",
-        f"Simultaneous sessions on {result['machine']['usable_cores']} cores ({settings})",
-        result["levels"],
+    publish(
+        args.results_dir,
+        NAME,
+        result,
+        lambda png: plots.concurrency_lines(
+            png,
+            f"Simultaneous sessions on {result['machine']['usable_cores']} cores ({settings})",
+            result["levels"],
+        ),
     )
-    print(f"\nwrote {path} and {path.with_suffix('.png')}")
     return 0
 
 

@@ -26,15 +26,14 @@ from bench.common import (
     Target,
     add_common_args,
     open_target,
+    publish,
     read_paragraph,
     resolve_runs,
     run_interleaved,
-    write_result,
 )
 from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import summarize
-from bench.tables import print_tables
 from demo.tts_client import StreamResult
 
 NAME = "payload_sizes"
@@ -184,14 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print_tables(NAME, result)
-    path = write_result(args.results_dir, NAME, result)
-    plots.payload_bars(
-        args.results_dir / f"{NAME}.png",
-        f"Same audio ({result['formats'][0]['audio_s']:.1f} s), bytes on the wire",
-        result["formats"],
+    publish(
+        args.results_dir,
+        NAME,
+        result,
+        lambda png: plots.payload_bars(
+            png,
+            f"Same audio ({result['formats'][0]['audio_s']:.1f} s), bytes on the wire",
+            result["formats"],
+        ),
     )
-    print(f"\nwrote {path} and {path.with_suffix('.png')}")
     return 0
 
 

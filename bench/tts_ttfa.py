@@ -28,14 +28,13 @@ from bench.common import (
     Target,
     add_common_args,
     open_target,
+    publish,
     read_paragraph,
     resolve_runs,
     run_interleaved,
-    write_result,
 )
 from bench.machine import machine_info
 from bench.stats import summarize
-from bench.tables import print_tables
 from demo.tts_client import llm_deltas
 from kokoro_server.segmenter import SentenceSegmenter
 
@@ -229,14 +228,16 @@ def main(argv: list[str] | None = None) -> int:
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print_tables(NAME, result)
-    path = write_result(args.results_dir, NAME, result)
-    plots.timing_bars(
-        args.results_dir / f"{NAME}.png",
-        f"Kokoro-82M time to first audio ({result['machine']['cpu_model']})",
-        result["modes"],
+    publish(
+        args.results_dir,
+        NAME,
+        result,
+        lambda png: plots.timing_bars(
+            png,
+            f"Kokoro-82M time to first audio ({result['machine']['cpu_model']})",
+            result["modes"],
+        ),
     )
-    print(f"\nwrote {path} and {path.with_suffix('.png')}")
     return 0
 
 
