@@ -17,7 +17,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
-from starlette.responses import StreamingResponse
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
 from starlette.websockets import WebSocket
 
 from .events import AgentEvent, error_event, to_sse, to_ws_frames
@@ -50,6 +51,9 @@ def create_app(
 
     app = BedrockAgentCoreApp(lifespan=lifespan)
     app.state.pipeline = pipeline
+    # The SDK decodes the body itself and answers bad JSON with HTTP 400, but a deeply nested
+    # body raises RecursionError there, which would be a 500: answer it like bad JSON.
+    app.add_exception_handler(RecursionError, _too_deep)
 
     async def tracked(inv: Invocation) -> AsyncIterator[AgentEvent]:
         # Registered as an async task so /ping answers HealthyBusy while audio is streaming.
@@ -100,9 +104,9 @@ async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSe
         if message["type"] == "websocket.disconnect":
             return
         try:
-            inv = parse_invocation(json.loads(_message_text(message)), settings.default_voice)
-        except ValueError as exc:  # PayloadError, JSONDecodeError, UnicodeDecodeError
-            await websocket.send_text(json.dumps(error_event("bad_request", str(exc))))
+            inv = parse_invocation(decode_message(message), settings.default_voice)
+        except PayloadError as exc:
+            await websocket.send_text(json.dumps(error_event(exc.code, str(exc))))
             continue
         run = asyncio.create_task(_relay(websocket, tracked(inv)))
         watcher = asyncio.create_task(_watch_caller(websocket))
@@ -123,10 +127,27 @@ async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSe
         )
 
 
-def _message_text(message: dict[str, Any]) -> str:
-    if message.get("text") is not None:
-        return str(message["text"])
-    return bytes(message.get("bytes") or b"").decode("utf-8")
+async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:
+    return JSONResponse(
+        {"error": "Invalid JSON", "details": "nested too deeply to decode"}, status_code=400
+    )
+
+
+def decode_message(message: dict[str, Any]) -> Any:
+    """The JSON value of one WebSocket message (text, or UTF-8 bytes), else PayloadError."""
+    try:
+        if message.get("text") is not None:
+            text = str(message["text"])
+        else:
+            text = bytes(message.get("bytes") or b"").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PayloadError(f"message is not UTF-8: {exc}") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise PayloadError(f"message is not JSON: {exc}") from None
+    except RecursionError:  # json raises this, not ValueError, for deep nesting
+        raise PayloadError("message is nested too deeply to decode") from None
 
 
 async def _relay(websocket: WebSocket, events: AsyncIterator[AgentEvent]) -> None:
@@ -148,8 +169,8 @@ async def _watch_caller(websocket: WebSocket) -> str:
         if message["type"] == "websocket.disconnect":
             return "disconnect"
         try:
-            request = json.loads(_message_text(message))
-        except ValueError:
+            request = decode_message(message)
+        except PayloadError:
             request = None
         if isinstance(request, dict) and request.get("type") == "cancel":
             return "cancel"
