@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.websockets import WebSocket
 
-from .events import AgentEvent, error_event, to_sse, to_ws_frames
+from .events import AgentEvent, AudioEvent, error_event, to_sse, to_ws_frames
 from .llm import TextSource, text_source_from_env
 from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
@@ -104,11 +104,15 @@ async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSe
         if message["type"] == "websocket.disconnect":
             return
         try:
-            inv = parse_invocation(decode_message(message), settings.default_voice)
+            request = decode_message(message)
+            if _is_cancel(request):
+                continue  # nothing is running: a late cancel (sent as a run ended) is a no-op
+            inv = parse_invocation(request, settings.default_voice)
         except PayloadError as exc:
             await websocket.send_text(json.dumps(error_event(exc.code, str(exc))))
             continue
-        run = asyncio.create_task(_relay(websocket, tracked(inv)))
+        delivered = asyncio.Event()  # the run's last event (done / fatal error) went out
+        run = asyncio.create_task(_relay(websocket, tracked(inv), delivered))
         watcher = asyncio.create_task(_watch_caller(websocket))
         try:
             await asyncio.wait({run, watcher}, return_when=asyncio.FIRST_COMPLETED)
@@ -120,11 +124,24 @@ async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSe
             continue  # the run finished first
         if watcher.exception() is not None or watcher.result() == "disconnect":
             return
-        if not run.cancelled() and run.exception() is None:
-            continue  # finished anyway; the late cancel has nothing to stop
+        if delivered.is_set():
+            # The answer was complete (its clean-up may still have been running): the late
+            # cancel has nothing to stop, and a `cancelled` after `done` would contradict it.
+            continue
         await websocket.send_text(
             json.dumps(error_event("cancelled", "invocation cancelled by the caller"))
         )
+
+
+def _is_last(event: AgentEvent) -> bool:
+    """`done`, or a fatal `error`: nothing follows it in this answer."""
+    if isinstance(event, AudioEvent):
+        return False
+    return event["type"] == "done" or (event["type"] == "error" and event["fatal"])
+
+
+def _is_cancel(request: Any) -> bool:
+    return isinstance(request, dict) and request.get("type") == "cancel"
 
 
 async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:
@@ -150,7 +167,9 @@ def decode_message(message: dict[str, Any]) -> Any:
         raise PayloadError("message is nested too deeply to decode") from None
 
 
-async def _relay(websocket: WebSocket, events: AsyncIterator[AgentEvent]) -> None:
+async def _relay(
+    websocket: WebSocket, events: AsyncIterator[AgentEvent], delivered: asyncio.Event
+) -> None:
     try:
         async for event in events:
             for frame in to_ws_frames(event):
@@ -158,6 +177,8 @@ async def _relay(websocket: WebSocket, events: AsyncIterator[AgentEvent]) -> Non
                     await websocket.send_bytes(frame)
                 else:
                     await websocket.send_text(frame)
+            if _is_last(event):
+                delivered.set()
     finally:
         await events.aclose()  # type: ignore[attr-defined]
 
@@ -172,7 +193,7 @@ async def _watch_caller(websocket: WebSocket) -> str:
             request = decode_message(message)
         except PayloadError:
             request = None
-        if isinstance(request, dict) and request.get("type") == "cancel":
+        if _is_cancel(request):
             return "cancel"
         await websocket.send_text(
             json.dumps(error_event("busy", "one invocation at a time per connection", fatal=False))
