@@ -17,9 +17,11 @@ import asyncio
 import contextlib
 import json
 import re
+import time
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
 
 FAULTS = ("drop", "stall", "garbage", "bad_control", "audio_first")
 _SENTENCE = re.compile(r".*?[.!?](?:\s+|$)", re.S)
@@ -35,7 +37,7 @@ class FakeSession:
         self.received: list[dict[str, Any]] = []
         self.audio_bytes = 0
         self.frames = 0
-        self.faulted = False
+        self.faulted_at: float | None = None  # perf_counter() when the fault began
         self.closed = asyncio.Event()
 
     def types(self) -> list[str]:
@@ -83,7 +85,7 @@ class FakeTtsServer:
             await ws.send(json.dumps(msg))
 
         async def misbehave() -> None:
-            session.faulted = True
+            session.faulted_at = time.perf_counter()
             if self.fault == "drop":
                 ws.transport.abort()  # no close frame: the TCP connection just goes away
             elif self.fault == "garbage":
@@ -150,7 +152,7 @@ class FakeTtsServer:
 
         worker = asyncio.create_task(synth())
         try:
-            async for frame in ws:
+            async for frame in ws:  # ends quietly on a close frame; a dropped peer raises
                 msg = json.loads(frame)
                 session.received.append(msg)
                 kind = msg.get("type")
@@ -183,6 +185,8 @@ class FakeTtsServer:
                 elif kind == "close":
                     release(everything=True)
                     work.put_nowait("end")
+        except ConnectionClosed:
+            pass  # the agent went away without a close frame: that is what some tests do
         finally:
             session.closed.set()
             worker.cancel()
