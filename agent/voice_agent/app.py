@@ -96,11 +96,15 @@ def create_app(
 async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSettings) -> None:
     """One invocation per JSON message, answered in order. During a run, `{"type": "cancel"}`
     stops it (barge-in) and closing the socket cancels it."""
+    carried: dict[str, Any] | None = None  # a message that arrived as the last run ended
     while True:
-        try:
-            message = await websocket.receive()
-        except RuntimeError:  # already disconnected
-            return
+        if carried is not None:
+            message, carried = carried, None
+        else:
+            try:
+                message = await websocket.receive()
+            except RuntimeError:  # already disconnected
+                return
         if message["type"] == "websocket.disconnect":
             return
         try:
@@ -113,24 +117,33 @@ async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSe
             continue
         delivered = asyncio.Event()  # the run's last event (done / fatal error) went out
         run = asyncio.create_task(_relay(websocket, tracked(inv), delivered))
-        watcher = asyncio.create_task(_watch_caller(websocket))
+        watcher = asyncio.create_task(_watch_caller(websocket, delivered))
         try:
             await asyncio.wait({run, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            if _outcome(watcher)[0] == "next":
+                await asyncio.wait({run})  # only its clean-up is left: let it finish
         finally:
             for task in (run, watcher):
                 task.cancel()
             await asyncio.gather(run, watcher, return_exceptions=True)
-        if watcher.cancelled():
-            continue  # the run finished first
-        if watcher.exception() is not None or watcher.result() == "disconnect":
+        outcome, carried = _outcome(watcher)
+        if outcome == "disconnect":
             return
-        if delivered.is_set():
-            # The answer was complete (its clean-up may still have been running): the late
-            # cancel has nothing to stop, and a `cancelled` after `done` would contradict it.
-            continue
-        await websocket.send_text(
-            json.dumps(error_event("cancelled", "invocation cancelled by the caller"))
-        )
+        if outcome == "cancel" and not delivered.is_set():
+            await websocket.send_text(
+                json.dumps(error_event("cancelled", "invocation cancelled by the caller"))
+            )
+        # Else the run finished (a cancel that crossed its last event has nothing to stop,
+        # and a `cancelled` after `done` would contradict it) or `carried` is the next request.
+
+
+def _outcome(watcher: asyncio.Task[Any]) -> tuple[str, dict[str, Any] | None]:
+    """What the caller did during the run: ('running', None) while nothing happened."""
+    if not watcher.done() or watcher.cancelled():
+        return "running", None
+    if watcher.exception() is not None:
+        return "disconnect", None
+    return watcher.result()
 
 
 def _is_last(event: AgentEvent) -> bool:
@@ -183,18 +196,23 @@ async def _relay(
         await events.aclose()  # type: ignore[attr-defined]
 
 
-async def _watch_caller(websocket: WebSocket) -> str:
-    """'disconnect' or 'cancel'; other messages during a run are answered `busy`."""
+async def _watch_caller(
+    websocket: WebSocket, delivered: asyncio.Event
+) -> tuple[str, dict[str, Any] | None]:
+    """('disconnect' | 'cancel', None), or ('next', message) for a message that came after
+    the answer was complete; other messages during a run are answered `busy`."""
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
-            return "disconnect"
+            return "disconnect", None
+        if delivered.is_set():
+            return "next", message  # the caller may send its next request as `done` arrives
         try:
             request = decode_message(message)
         except PayloadError:
             request = None
         if _is_cancel(request):
-            return "cancel"
+            return "cancel", None
         await websocket.send_text(
             json.dumps(error_event("busy", "one invocation at a time per connection", fatal=False))
         )

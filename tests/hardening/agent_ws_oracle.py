@@ -88,14 +88,41 @@ async def interleave(
     for kind in kinds:
         await ws.send(INTERLEAVED[kind])
         pending.append(kind)
+    log: list[str] = []  # what happened, for the failure message
+    try:
+        return await _settle(ws, pending, result, log, timeout)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\nsent after the invocation: {kinds}\nlog: {log}") from None
+
+
+async def _settle(
+    ws: ClientConnection,
+    pending: deque[str],
+    result: Interleaving,
+    log: list[str],
+    timeout: float,
+) -> Interleaving:
     running, sentinel_out = True, False
     while True:
         if not running and not sentinel_out and all(k == "cancel" for k in pending):
             await ws.send(SENTINEL)
+            log.append("-> sentinel")
             pending.append("sentinel")
             sentinel_out = True
         event, data = await next_event(ws, timeout)
         kind = event["type"]
+        log.append(f"{kind}:{event.get('code', '')}" if kind == "error" else kind)
+        if not running:
+            while pending and pending[0] == "cancel":  # idle: a cancel is ignored
+                pending.popleft()
+                result.cancels_ignored += 1
+            if pending and pending[0] == "invoke":
+                # The next request started a run: this event is its first, or the `busy` of
+                # a message that came before the run's first event.
+                pending.popleft()
+                result.answered_after_run += 1
+                result.runs.append(Run())
+                running = True
         if running and kind in ("text", "sentence", "audio", "done"):
             result.runs[-1].add(event, data)
             if kind == "done":
@@ -105,25 +132,16 @@ async def interleave(
             assert pending.popleft() == "cancel" and event["fatal"] is True, event
             result.runs[-1].end, running = "cancelled", False
             continue
-        if not running:
-            while pending and pending[0] == "cancel":  # idle: a cancel is ignored
-                pending.popleft()
-                result.cancels_ignored += 1
         assert pending, f"answer to no message: {event}"
         answered = pending.popleft()
         assert answered != "cancel", f"cancel answered with {event}"
         if kind == "error" and event["code"] == "busy":  # the run (or its tail) was going on
-            assert event["fatal"] is False, event
-            result.busy += 1
+            assert running and event["fatal"] is False, event
+            result.busy += answered != "sentinel"
             sentinel_out = sentinel_out and answered != "sentinel"
             continue
         assert not running, f"{answered} answered with {event} during a run"
         result.answered_after_run += answered != "sentinel"
-        if answered == "invoke":
-            assert kind == "text", event
-            result.runs.append(Run())
-            running = True
-            continue
         assert kind == "error" and event["code"] == "bad_request" and event["fatal"], event
         if answered == "sentinel":
             assert not pending, pending

@@ -118,3 +118,22 @@ async def test_caller_leaves_and_the_tts_session_is_cancelled(phase: str, transp
     if phase == "mid_text":
         assert session.audio_bytes == 0  # it really left before any audio
     assert ping["status"] == "Healthy"
+
+
+async def test_ws_next_invocation_sent_on_done_is_served_not_busy() -> None:
+    """Regression: after `done` the run still closes its TTS session; an invocation sent
+    the moment `done` arrived was answered `busy` (and dropped) during that clean-up."""
+    async with FakeTtsServer(synth_delay_s=0.0) as tts:
+        agent = create_app(
+            AgentSettings(), ReplayedAnswerSource("Hi there.", 2000), WebSocketTts(tts.url)
+        )
+        async with serve_app(agent) as base, connect(base.replace("http", "ws") + "/ws") as ws:
+            finals = []
+            for n in range(15):
+                await ws.send(json.dumps({"prompt": f"question {n}"}))
+                while True:
+                    frame = await asyncio.wait_for(ws.recv(), 5)
+                    if isinstance(frame, str) and json.loads(frame)["type"] in ("done", "error"):
+                        finals.append(json.loads(frame))
+                        break
+    assert [f["type"] for f in finals] == ["done"] * 15, finals
