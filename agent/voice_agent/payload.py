@@ -35,13 +35,27 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
         raise PayloadError("'prompt' is required and must be a non-empty string")
     if len(prompt) > MAX_PROMPT_CHARS:
         raise PayloadError(f"'prompt' is {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}")
+    _check_unicode("prompt", prompt)
     mode = payload.get("mode", "stream")
     if mode not in MODES:
         raise PayloadError(f"'mode' must be one of {list(MODES)}, got {mode!r}")
     voice = payload.get("voice", default_voice)
     if voice is not None and (not isinstance(voice, str) or not voice.strip()):
         raise PayloadError("'voice' must be a non-empty string")
+    if voice is not None:
+        _check_unicode("voice", voice)
     fmt = payload.get("format", "pcm")
     if fmt not in FORMATS:
         raise PayloadError(f"'format' must be one of {list(FORMATS)}, got {fmt!r}")
     return Invocation(prompt=prompt, mode=mode, voice=voice, format=fmt)
+
+
+def _check_unicode(name: str, value: str) -> None:
+    # JSON allows "\ud800"; such a string cannot be encoded to send on (the TTS WebSocket
+    # would fail mid-frame), so it is a bad payload, not a TTS failure.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise PayloadError(
+            f"'{name}' is not valid Unicode: unpaired surrogate at position {exc.start}"
+        ) from None

@@ -182,18 +182,30 @@ class VoicePipeline:
     ) -> None:
         events = session.events()
         formats: dict[int, tuple[str, int]] = {}
+        closing = asyncio.ensure_future(close_sent.wait())
+        pending: asyncio.Future[Any] | None = None
         try:
             while True:
                 # Before `close` the TTS may idle while the LLM thinks; after it, it may not.
-                closing = close_sent.is_set()
-                timeout = self.tts_idle_timeout_s if closing else self.llm_idle_timeout_s
+                # A wait that began before `close` restarts with the TTS timeout when `close`
+                # goes out, so a TTS that stalls while the LLM still talks is not waited on
+                # for the (long) LLM timeout.
+                closed = close_sent.is_set()
+                timeout = self.tts_idle_timeout_s if closed else self.llm_idle_timeout_s
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(events))
+                watch = {pending} if closed else {pending, closing}
+                await asyncio.wait(watch, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                if not pending.done():
+                    if not closed and close_sent.is_set():
+                        continue
+                    queue.put_nowait(_Fatal("tts_timeout", f"no TTS event for {timeout:g} s"))
+                    return
+                next_event, pending = pending, None
                 try:
-                    event = await asyncio.wait_for(anext(events), timeout)
+                    event = next_event.result()
                 except StopAsyncIteration:
                     queue.put_nowait(_Fatal("tts_disconnected", "TTS stream ended early"))
-                    return
-                except TimeoutError:
-                    queue.put_nowait(_Fatal("tts_timeout", f"no TTS event for {timeout:g} s"))
                     return
                 if isinstance(event, TtsAudio):
                     if metrics.first_audio is None:
@@ -204,11 +216,23 @@ class VoicePipeline:
                 elif isinstance(event, TtsFailure):
                     queue.put_nowait(_Fatal(event.code, event.message))
                     return
-                elif isinstance(event, TtsControl) and self._on_control(
-                    event.message, queue, metrics, formats, inv
-                ):
-                    return
+                elif isinstance(event, TtsControl):
+                    try:
+                        over = self._on_control(event.message, queue, metrics, formats, inv)
+                    except (KeyError, TypeError, ValueError) as exc:
+                        # A malformed control message must end the answer with an error, not
+                        # kill this pump silently (the caller would get `done` without audio).
+                        message = f"bad {event.type or 'untyped'} message from the TTS: {exc!r}"
+                        queue.put_nowait(_Fatal("tts_protocol", message))
+                        return
+                    if over:
+                        return
         finally:
+            for waiter in (closing, pending):
+                if waiter is not None and not waiter.done():
+                    waiter.cancel()
+                    with contextlib.suppress(BaseException):
+                        await waiter
             with contextlib.suppress(Exception):
                 await events.aclose()  # type: ignore[attr-defined]
             queue.put_nowait(_AUDIO_DONE)

@@ -4,6 +4,11 @@ It speaks the session protocol v1 over a real websockets server on 127.0.0.1 but
 nothing: each sentence becomes a few frames of made-up bytes (the first starting with 0x7B
 `{`, like PCM that happens to look like JSON). The real Kokoro server is used in the
 end-to-end tests.
+
+`fault` makes it misbehave after `fault_after_frames` audio frames of a session, for the
+failure tests: "drop" (abrupt TCP close), "stall" (sends nothing more, keeps the socket
+open), "garbage" (a text frame that is not JSON), "bad_control" (a sentence_start whose
+sample_rate is not a number); "audio_first" sends audio before any sentence_start.
 """
 
 from __future__ import annotations
@@ -12,10 +17,13 @@ import asyncio
 import contextlib
 import json
 import re
+import time
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
 
+FAULTS = ("drop", "stall", "garbage", "bad_control", "audio_first")
 _SENTENCE = re.compile(r".*?[.!?](?:\s+|$)", re.S)
 
 
@@ -28,6 +36,8 @@ class FakeSession:
     def __init__(self) -> None:
         self.received: list[dict[str, Any]] = []
         self.audio_bytes = 0
+        self.frames = 0
+        self.faulted_at: float | None = None  # perf_counter() when the fault began
         self.closed = asyncio.Event()
 
     def types(self) -> list[str]:
@@ -41,7 +51,13 @@ class FakeTtsServer:
         frames_per_sentence: int = 3,
         frame_bytes: int = 960,
         fatal_on_text: str | None = None,
+        fault: str | None = None,
+        fault_after_frames: int = 2,
     ) -> None:
+        if fault is not None and fault not in FAULTS:
+            raise ValueError(f"fault must be one of {FAULTS}, got {fault!r}")
+        self.fault = fault
+        self.fault_after_frames = fault_after_frames
         self.synth_delay_s = synth_delay_s
         self.frames_per_sentence = frames_per_sentence
         self.frame_bytes = frame_bytes
@@ -68,6 +84,16 @@ class FakeTtsServer:
         async def send(msg: dict[str, Any]) -> None:
             await ws.send(json.dumps(msg))
 
+        async def misbehave() -> None:
+            session.faulted_at = time.perf_counter()
+            if self.fault == "drop":
+                ws.transport.abort()  # no close frame: the TCP connection just goes away
+            elif self.fault == "garbage":
+                await ws.send("this is not a control message {")
+            elif self.fault == "bad_control":
+                await send({"type": "sentence_start", "index": 99, "sample_rate": "fast"})
+            await asyncio.Future()  # stall (and after any fault): send nothing more
+
         async def synth() -> None:
             while True:
                 item = await work.get()
@@ -79,6 +105,9 @@ class FakeTtsServer:
                     return
                 else:
                     index, text = item
+                    if self.fault == "audio_first":
+                        await ws.send(fake_pcm(index, 0, self.frame_bytes))
+                        await misbehave()
                     await send(
                         {
                             "type": "sentence_start",
@@ -91,6 +120,9 @@ class FakeTtsServer:
                     await asyncio.sleep(self.synth_delay_s)
                     total = 0
                     for k in range(self.frames_per_sentence):
+                        if self.fault and session.frames == self.fault_after_frames:
+                            await misbehave()
+                        session.frames += 1
                         data = fake_pcm(index, k, self.frame_bytes)
                         await ws.send(data)
                         total += len(data)
@@ -120,7 +152,7 @@ class FakeTtsServer:
 
         worker = asyncio.create_task(synth())
         try:
-            async for frame in ws:
+            async for frame in ws:  # ends quietly on a close frame; a dropped peer raises
                 msg = json.loads(frame)
                 session.received.append(msg)
                 kind = msg.get("type")
@@ -153,6 +185,8 @@ class FakeTtsServer:
                 elif kind == "close":
                     release(everything=True)
                     work.put_nowait("end")
+        except ConnectionClosed:
+            pass  # the agent went away without a close frame: that is what some tests do
         finally:
             session.closed.set()
             worker.cancel()

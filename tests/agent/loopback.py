@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -29,3 +30,17 @@ async def serve_app(app: Any) -> AsyncIterator[str]:
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
+
+
+async def leftover_tasks_and_threads(
+    before: set[asyncio.Task], threads_before: set[threading.Thread], within_s: float = 5.0
+) -> set:
+    """New asyncio tasks or threads still alive after `within_s` (empty when all ended)."""
+    deadline = asyncio.get_running_loop().time() + within_s
+    while True:
+        leaked: set = {t for t in asyncio.all_tasks() - before if not t.done()}
+        leaked.discard(asyncio.current_task())
+        leaked |= {t for t in set(threading.enumerate()) - threads_before if t.is_alive()}
+        if not leaked or asyncio.get_running_loop().time() > deadline:
+            return leaked
+        await asyncio.sleep(0.05)
