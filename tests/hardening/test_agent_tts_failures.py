@@ -33,6 +33,16 @@ EXPECTED = {
 BOUND_S = {"stall": IDLE_S + 1.5}
 DEFAULT_BOUND_S = 1.5
 DELAYS_MS: dict[str, list[float]] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_delays():
+    """After the module: the measured time from each fault to the caller's error (-s shows it)."""
+    yield
+    for fault, delays in sorted(DELAYS_MS.items()):
+        print(f"\n{fault}: max {max(delays):.0f} ms, median {statistics.median(delays):.0f} ms")
+
+
 LONG = "Hi. " + "More words keep coming. " * 20  # about 1 s of text at 100 tokens/s
 
 
@@ -84,9 +94,3 @@ async def test_stall_while_the_llm_is_still_talking_ends_after_close_not_llm_tim
     assert result.errors[-1]["code"] == "tts_timeout"
     text_s = len(LONG.split()) / 100
     assert took < text_s + IDLE_S + 1.5, took
-
-
-def test_zz_report_delays() -> None:
-    """Prints the measured time from the fault to the caller's error event."""
-    for fault, delays in sorted(DELAYS_MS.items()):
-        print(f"\n{fault}: max {max(delays):.0f} ms, median {statistics.median(delays):.0f} ms")
