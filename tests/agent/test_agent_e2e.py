@@ -9,18 +9,11 @@ from __future__ import annotations
 
 import array
 import asyncio
-import threading
-import time
 from collections.abc import Iterator
-from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 
-from kokoro_server.app import create_app as create_tts_app
-from kokoro_server.config import Settings as TtsSettings
-from tests.agent.loopback import free_port
+from tests.container.threaded_server import AppServer, ThreadedServer
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.client import InvocationResult, invoke_http, invoke_ws
 from voice_agent.llm import ReplayedAnswerSource
@@ -32,50 +25,17 @@ pytestmark = pytest.mark.model
 ANSWER = "Your order shipped. It arrives Thursday."
 
 
-class ThreadedServer:
-    """uvicorn serving `app` on 127.0.0.1 from a background thread."""
-
-    def __init__(self, app: Any) -> None:
-        self.port = free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name=f"uvicorn-{self.port}")
-
-    def __enter__(self) -> ThreadedServer:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-
-    def wait_ping(self, timeout_s: float) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if httpx.get(f"http://127.0.0.1:{self.port}/ping", timeout=2).status_code == 200:
-                return
-            time.sleep(0.2)
-        raise TimeoutError("TTS server not ready (model load + warm-up)")
-
-
 @pytest.fixture(scope="module")
-def agent_url() -> Iterator[str]:
-    tts_settings = TtsSettings(default_voice="jf_alpha")
-    with ThreadedServer(create_tts_app(tts_settings)) as tts:
-        tts.wait_ping(240)
-        tts_url = f"ws://127.0.0.1:{tts.port}/invocations-bidirectional-stream"
-        app = create_agent_app(
-            AgentSettings(),
-            ReplayedAnswerSource(ANSWER, tokens_per_s=80),
-            WebSocketTts(tts_url),
-        )
-        with ThreadedServer(app) as agent:
-            yield f"http://127.0.0.1:{agent.port}"
+def agent_url(server: ThreadedServer) -> Iterator[str]:
+    """The agent in front of `server`: the real container app with the model loaded once
+    for the whole test run (tests/conftest.py)."""
+    app = create_agent_app(
+        AgentSettings(),
+        ReplayedAnswerSource(ANSWER, tokens_per_s=80),
+        WebSocketTts(server.ws),
+    )
+    with AppServer(app) as agent:
+        yield agent.http
 
 
 def check_result(r: InvocationResult, mode: str) -> None:

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Self
 
 import uvicorn
 
@@ -18,22 +18,16 @@ from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
 
 
-class ThreadedServer:
-    """uvicorn serving one app on 127.0.0.1 from a background thread."""
+class AppServer:
+    """uvicorn serving any ASGI app on 127.0.0.1 from a background thread with its own loop."""
 
-    def __init__(self, settings: Settings, service: SynthesisService) -> None:
-        self.port = free_port()
-        self.app = create_app(dataclasses.replace(settings, port=self.port), service)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=self.port,
-            ws="websockets-sansio",
-            ws_max_size=settings.max_frame_bytes * 4,
-            log_config=None,
-            access_log=False,
+    def __init__(self, app: Any, port: int | None = None, **config: Any) -> None:
+        self.app = app
+        self.port = port or free_port()
+        uvicorn_config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_config=None, access_log=False, **config
         )
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(uvicorn_config)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)
 
@@ -48,11 +42,7 @@ class ThreadedServer:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/invocations-bidirectional-stream"
-
-    def start(self) -> ThreadedServer:
+    def start(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 30
         while not self.server.started:
@@ -65,6 +55,12 @@ class ThreadedServer:
         self.server.should_exit = True
         self.thread.join(timeout=15)
 
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def call(self, fn: Callable[[], Any]) -> Any:
         """Run fn on the server's event loop (to inspect its tasks and sessions)."""
         assert self.loop is not None
@@ -74,6 +70,23 @@ class ThreadedServer:
 
         future: Future[Any] = asyncio.run_coroutine_threadsafe(wrapper(), self.loop)
         return future.result(timeout=5)
+
+
+class ThreadedServer(AppServer):
+    """The real Kokoro container app, sharing an already loaded SynthesisService."""
+
+    def __init__(self, settings: Settings, service: SynthesisService) -> None:
+        port = free_port()
+        super().__init__(
+            create_app(dataclasses.replace(settings, port=port), service),
+            port=port,
+            ws="websockets-sansio",
+            ws_max_size=settings.max_frame_bytes * 4,
+        )
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/invocations-bidirectional-stream"
 
     def session_tasks(self) -> list[str]:
         def names() -> list[str]:
