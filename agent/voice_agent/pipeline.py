@@ -152,8 +152,6 @@ class VoicePipeline:
                         held.append(clean)
                     elif clean:
                         await _send_text(session, clean)
-            except asyncio.CancelledError:
-                raise
             except _SendError:
                 raise
             except Exception as exc:
@@ -165,9 +163,7 @@ class VoicePipeline:
                 await session.send_text(rest)
             await session.close()
             close_sent.set()
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # CancelledError is a BaseException: it passes through
             queue.put_nowait(_Fatal("tts_send_failed", f"cannot send to the TTS session: {exc!r}"))
         finally:
             queue.put_nowait(_TEXT_DONE)

@@ -100,7 +100,8 @@ class Session:
         self.generation = 0
         self.pending = 0  # accepted sentences of this generation not yet fully sent
         self.inbox: asyncio.Queue[_Work] = asyncio.Queue()
-        # Small: synthesis runs at most one sentence ahead of the sender.
+        # Small: finished audio waits for the sender in at most two slots, so synthesis never
+        # runs far ahead of a slow client (and a cancel has little to throw away).
         self.outbox: asyncio.Queue[_Done] = asyncio.Queue(maxsize=2)
         self.send_lock = asyncio.Lock()
         self.next_index = 0

@@ -31,27 +31,22 @@ class EndpointAlarms(Construct):
                 period=Duration.minutes(1),
             )
 
-        self.errors_5xx = cloudwatch.Alarm(
-            self,
-            "Invocation5XXErrors",
-            metric=metric("Invocation5XXErrors", "Sum"),
-            threshold=1,
-            evaluation_periods=5,
-            datapoints_to_alarm=2,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-            alarm_description=f"{endpoint_name}: the container answered 5XX",
-        )
-        self.model_errors = cloudwatch.Alarm(
-            self,
-            "InvocationModelErrors",
-            metric=metric("InvocationModelErrors", "Sum"),
-            threshold=1,
-            evaluation_periods=5,
-            datapoints_to_alarm=2,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-            alarm_description=f"{endpoint_name}: model invocation errors (non-2XX, timeouts)",
+        def error_alarm(metric_name: str, description: str) -> cloudwatch.Alarm:
+            return cloudwatch.Alarm(
+                self,
+                metric_name,
+                metric=metric(metric_name, "Sum"),
+                threshold=1,
+                evaluation_periods=5,
+                datapoints_to_alarm=2,
+                comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+                alarm_description=f"{endpoint_name}: {description}",
+            )
+
+        self.errors_5xx = error_alarm("Invocation5XXErrors", "the container answered 5XX")
+        self.model_errors = error_alarm(
+            "InvocationModelErrors", "model invocation errors (non-2XX, timeouts)"
         )
         self.latency_p90 = cloudwatch.Alarm(
             self,

@@ -73,31 +73,28 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
             if _tagged(sm, summary["EndpointArn"], scope.app_name):
                 found.append(_endpoint_finding(sm, summary))
 
-    for page in sm.get_paginator("list_endpoint_configs").paginate():
-        for config in page["EndpointConfigs"]:
-            if _tagged(sm, config["EndpointConfigArn"], scope.app_name):
-                found.append(
-                    Finding(
-                        service="sagemaker",
-                        kind="endpoint-config",
-                        name=config["EndpointConfigName"],
-                        status="exists",
-                        detail="no charge by itself",
-                        ref={"arn": config["EndpointConfigArn"]},
+    # Configs and models cost nothing by themselves, but an orphan keeps the app's name.
+    for paginator, items, kind, arn_key, name_key in (
+        (
+            "list_endpoint_configs",
+            "EndpointConfigs",
+            "endpoint-config",
+            "EndpointConfigArn",
+            "EndpointConfigName",
+        ),
+        ("list_models", "Models", "model", "ModelArn", "ModelName"),
+    ):
+        for page in sm.get_paginator(paginator).paginate():
+            for item in page[items]:
+                if _tagged(sm, item[arn_key], scope.app_name):
+                    found.append(
+                        Finding(
+                            service="sagemaker",
+                            kind=kind,
+                            name=item[name_key],
+                            status="exists",
+                            detail="no charge by itself",
+                            ref={"arn": item[arn_key]},
+                        )
                     )
-                )
-
-    for page in sm.get_paginator("list_models").paginate():
-        for model in page["Models"]:
-            if _tagged(sm, model["ModelArn"], scope.app_name):
-                found.append(
-                    Finding(
-                        service="sagemaker",
-                        kind="model",
-                        name=model["ModelName"],
-                        status="exists",
-                        detail="no charge by itself",
-                        ref={"arn": model["ModelArn"]},
-                    )
-                )
     return found
