@@ -10,7 +10,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
+REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt
 
 .PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
 
