@@ -10,7 +10,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt
+REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
+	pyproject.toml container/pyproject.toml agent/pyproject.toml
 
 .PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
 
@@ -19,6 +20,8 @@ $(STAMP): $(REQS)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	@echo "==> installing this repository's packages (editable): kokoro_server, voice_agent, the rest"
+	$(VENV)/bin/pip install --quiet -e ./container -e ./agent -e .
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -33,7 +36,7 @@ demo: $(STAMP)
 
 # Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
 demo-agent: $(STAMP)
-	PYTHONPATH=agent $(PY) -m demo.agent_demo
+	$(PY) -m demo.agent_demo
 
 test: setup
 	$(VENV)/bin/ruff check .
@@ -67,11 +70,11 @@ LOCK := $(CURDIR)/$(VENV)/bin/uv pip compile --quiet --generate-hashes --python-
 	--custom-compile-command "make lock"
 lock: $(STAMP)
 	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 requirements-gpu.txt -o requirements-gpu.lock
-	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements.txt -o requirements.lock
+	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements-image.txt -o requirements.lock
 
 # Longer hardening soak than CI runs (tone double + real model); prints its figures.
 soak: $(STAMP)
-	PYTHONPATH=container:agent:. $(PY) -m tests.hardening.soak
+	$(PY) -m tests.hardening.soak
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,12 +90,6 @@ def build_modes(invoke: Any) -> dict[str, RunOnce]:
 @contextmanager
 def local_agent(rate: float) -> Iterator[str]:
     _, agent_demo = agent_modules()
-    # The agent child process imports voice_agent through PYTHONPATH, which local_stack builds
-    # from the caller's environment: make sure agent/ is on it however this was started.
-    agent_dir = str(ROOT / "agent")
-    parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if agent_dir not in parts:
-        os.environ["PYTHONPATH"] = os.pathsep.join([agent_dir, *parts])
     with agent_demo.local_stack(rate, ROOT / "out") as base_url:
         yield base_url
 

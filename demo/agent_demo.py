@@ -1,7 +1,7 @@
 """Local end-to-end demo: real Kokoro-82M TTS server + this agent + the caller, on loopback.
 
     make demo-agent
-    PYTHONPATH=agent python -m demo.agent_demo [--runs 3] [--tokens-per-s 40] [--ws]
+    python -m demo.agent_demo [--runs 3] [--tokens-per-s 40] [--ws]
 
 Starts the container's server (`container/serve`, real model on CPU) and the
 agent (`python -m voice_agent`, text from ReplayedAnswerSource: a given answer replayed at a
@@ -19,16 +19,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from demo.server_process import ROOT, child_process, free_port, running_server, wait_healthy
+from demo.server_process import child_process, free_port, running_server, wait_healthy
 from demo.tts_client import ws_url
 from voice_agent.client import InvocationResult, compare_table, invoke_http, invoke_ws
-
-
-def _pythonpath(*extra: Path) -> str:
-    parts = [str(p) for p in extra]
-    if os.environ.get("PYTHONPATH"):
-        parts.append(os.environ["PYTHONPATH"])
-    return os.pathsep.join(parts)
 
 
 @contextlib.contextmanager
@@ -41,7 +34,6 @@ def local_stack(tokens_per_s: float, log_dir: Path, voice: str | None = None) ->
         agent_port = free_port()
         agent_env = dict(
             os.environ,
-            PYTHONPATH=_pythonpath(ROOT / "agent"),
             HOST="127.0.0.1",
             PORT=str(agent_port),
             TTS_URL=ws_url(tts_url),

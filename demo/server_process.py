@@ -72,7 +72,6 @@ def running_server(
     """Start the server on 127.0.0.1 with the real model; yields its base URL; stops it."""
     port = free_port()
     child_env = {**os.environ, "KOKORO_HOST": "127.0.0.1", "KOKORO_PORT": str(port), **(env or {})}
-    child_env["PYTHONPATH"] = str(ROOT / "container")
     base_url = f"http://127.0.0.1:{port}"
     with child_process([sys.executable, str(SERVE)], child_env, log_path) as proc:
         wait_healthy(base_url, timeout_s, proc)

@@ -1,6 +1,6 @@
 """Longer hardening soak than CI runs; prints its figures. `make soak`, or:
 
-    PYTHONPATH=container:agent:. .venv/bin/python -m tests.hardening.soak [--scale N] [--no-real]
+    .venv/bin/python -m tests.hardening.soak [--scale N] [--no-real]
 
 Tone-double runs (test double: deterministic tone instead of the model): protocol fuzzing,
 dropped sessions with memory, 32 concurrent sessions. Real-model runs: barge-in delays and

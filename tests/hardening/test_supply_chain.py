@@ -18,7 +18,7 @@ from tests.hardening.lockfiles import (
 LOCKS = {
     # lock file -> the pinned input it was compiled from (`make lock`)
     ROOT / "container" / "requirements-gpu.lock": ROOT / "container" / "requirements-gpu.txt",
-    ROOT / "agent" / "requirements.lock": ROOT / "agent" / "requirements.txt",
+    ROOT / "agent" / "requirements.lock": ROOT / "agent" / "requirements-image.txt",
 }
 LOCKS_GPU = ROOT / "container" / "requirements-gpu.lock"
 

@@ -14,8 +14,6 @@ import runpy
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parents[1])]  # the world builder, the teardown package
 # Credentials only moto accepts; never a real account.
 os.environ.update(
     AWS_ACCESS_KEY_ID="testing",
@@ -36,7 +34,7 @@ def split_runs(args: list[str]) -> list[list[str]]:
 
 
 def run() -> int:
-    import teardown_world  # on sys.path only after the insert above
+    import teardown_world  # beside this script, which Python puts first on sys.path
     from moto import mock_aws
 
     app_dir = Path(sys.argv[1])
