@@ -4,7 +4,3 @@ Scripts print tables and write `bench/results/<name>.json` and `<name>.png`; the
 timed assertions. `python -m bench.report` turns the JSON into the tables of
 docs/performance.md.
 """
-
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ import pytest
 
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
-from tests.container.threaded_server import ThreadedServer
+from tests.support.servers import ThreadedServer
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import contextlib
 import os
 import re
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,7 +23,8 @@ SYSTEM_PROMPT = (
     "conversational, and start with a short first sentence."
 )
 
-# The 267-character, 4-sentence paragraph used by the benchmarks (shared/bench_paragraph.txt).
+# The 267-character, 4-sentence paragraph of the demo and the benchmarks (devkit.text reads it
+# from here: one copy).
 DEFAULT_REPLAY_ANSWER = (
     "Thanks for calling back about your order today. It shipped this morning from our "
     "Denver warehouse and should arrive by Thursday afternoon. If you need to change the "
@@ -55,6 +56,20 @@ def replay_tokens(text: str) -> list[str]:
     return pieces
 
 
+async def paced(
+    tokens: Iterable[str], tokens_per_s: float, first_token_delay_s: float = 0.0
+) -> AsyncIterator[str]:
+    """Yield token i at (first_token_delay_s + (i + 1) / tokens_per_s) after the first call."""
+    loop = asyncio.get_running_loop()
+    start = loop.time() + first_token_delay_s
+    for i, token in enumerate(tokens):
+        # Scheduled against a fixed start so sleep overshoot does not accumulate.
+        delay = start + (i + 1) / tokens_per_s - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield token
+
+
 class ReplayedAnswerSource:
     """Replays a given answer at a configurable token rate (e.g. 40 tokens/s); not an LLM."""
 
@@ -79,13 +94,7 @@ class ReplayedAnswerSource:
         return f"ReplayedAnswerSource (replays a given answer at {self.tokens_per_s:g} tokens/s)"
 
     async def stream(self, prompt: str) -> AsyncIterator[str]:
-        loop = asyncio.get_running_loop()
-        start = loop.time() + self.first_token_delay_s
-        for i, token in enumerate(self._tokens):
-            # Scheduled against a fixed start so sleep overshoot does not accumulate.
-            delay = start + (i + 1) / self.tokens_per_s - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        async for token in paced(self._tokens, self.tokens_per_s, self.first_token_delay_s):
             yield token
 
 

@@ -24,6 +24,7 @@ from . import audio, protocol
 from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
+from .messages import ClientType
 from .protocol import ProtocolError
 from .segmenter import SentenceSegmenter
 from .session import Session, TransportClosed
@@ -104,7 +105,9 @@ def create_app(
                 raise ProtocolError(
                     "text_too_long", f"text of {len(text)} chars exceeds {settings.max_text_chars}"
                 )
-            start = protocol.parse_message({**obj, "type": "start"}, settings.max_text_chars)
+            start = protocol.parse_message(
+                {**obj, "type": ClientType.START}, settings.max_text_chars
+            )
         except ProtocolError as exc:
             return _error_response(400, exc.code, exc.message)
         if not service.ready:

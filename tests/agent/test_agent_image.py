@@ -22,8 +22,6 @@ DISTRIBUTIONS = {
     "boto3": "boto3",
     "botocore": "boto3",
     "websockets": "websockets",
-    "httpx": "httpx",
-    "httpx_sse": "httpx-sse",
     "uvicorn": "uvicorn",
     "starlette": "starlette",
 }

@@ -8,7 +8,8 @@ import time
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-from ws_helpers import (
+
+from tests.support.ws_frames import (
     audio_by_sentence,
     controls,
     errors,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from kokoro_server.config import Settings
-from tests.container.threaded_server import ThreadedServer
 from tests.hardening.tone import ToneSynthesisService
+from tests.support.servers import ThreadedServer
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.container.ws_helpers import is_type, read_until, send
+from tests.support.ws_frames import is_type, read_until, send
 
 LONG = "This sentence is long enough to be sent as many small audio frames. " * 3
 

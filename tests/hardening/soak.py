@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
-from tests.container.threaded_server import ThreadedServer
 from tests.hardening.frames import SHORT_SENTENCES, Script, scripts
 from tests.hardening.load import PingSampler, SessionResult, percentile, run_concurrent
 from tests.hardening.phases import PHASES, drop_at, wait_released
 from tests.hardening.runner import check, run_script
 from tests.hardening.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
+from tests.support.servers import ThreadedServer
 
 BASE = Settings(host="127.0.0.1", intra_op_threads=2)
 PARAGRAPHS = [

@@ -19,8 +19,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.agent.fake_tts import FakeSession, FakeTtsServer
-from tests.agent.loopback import leftover_tasks_and_threads, serve_app
+from devkit.loopback import serve
+from tests.support.fake_tts import FakeSession, FakeTtsServer
+from tests.support.servers import leftover_tasks_and_threads
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
@@ -100,7 +101,7 @@ async def wait_for_session(tts: FakeTtsServer) -> FakeSession:
 async def test_caller_leaves_and_the_tts_session_is_cancelled(phase: str, transport: str) -> None:
     synth_delay = 1.0 if phase == "mid_text" else 0.05  # mid_text: no audio before 1 s
     tts = FakeTtsServer(synth_delay_s=synth_delay)
-    async with tts, serve_app(agent_for(phase, tts)) as base:
+    async with tts, serve(agent_for(phase, tts)) as base:
         await warm_up(base)
         before, threads_before = asyncio.all_tasks(), set(threading.enumerate())
         is_there = reached(phase, tts)
@@ -127,7 +128,7 @@ async def test_ws_next_invocation_sent_on_done_is_served_not_busy() -> None:
         agent = create_app(
             AgentSettings(), ReplayedAnswerSource("Hi there.", 2000), WebSocketTts(tts.url)
         )
-        async with serve_app(agent) as base, connect(base.replace("http", "ws") + "/ws") as ws:
+        async with serve(agent) as base, connect(base.replace("http", "ws") + "/ws") as ws:
             finals = []
             for n in range(15):
                 await ws.send(json.dumps({"prompt": f"question {n}"}))

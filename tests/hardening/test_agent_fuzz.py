@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
+from devkit.sse import SSEParser
 from tests.hardening.agent_payloads import Case, cases
-from tests.hardening.agent_stack import AgentStack, expected_pcm
 from tests.hardening.agent_ws_oracle import INTERLEAVED, Run, interleave, next_event, read_run
-from voice_agent.sse import SSEParser
+from tests.support.servers import AgentStack, expected_pcm
 
 EXAMPLE_TIMEOUT_S = 10.0
 FUZZ = dict(

@@ -16,9 +16,9 @@ import time
 import httpx
 import pytest
 
-from tests.agent.loopback import serve_app
-from tests.hardening.agent_stack import make_agent
-from voice_agent.sse import SSEParser
+from devkit.loopback import serve
+from devkit.sse import SSEParser
+from tests.support.servers import make_agent
 
 BOUND_S = 2.0
 
@@ -41,7 +41,7 @@ async def test_real_tts_server_gone_mid_answer_is_an_error_event(make_server, ho
     srv = make_server()
     events: list[dict] = []
     async with (
-        serve_app(make_agent(srv.ws, rate=200, tts_idle_timeout_s=30)) as base,
+        serve(make_agent(srv.ws, rate=200, tts_idle_timeout_s=30)) as base,
         httpx.AsyncClient(timeout=60) as client,
         client.stream("POST", base + "/invocations", json={"prompt": "hi"}) as response,
     ):

@@ -16,10 +16,10 @@ import time
 
 import pytest
 
-from tests.agent.fake_tts import FakeTtsServer
-from tests.agent.loopback import leftover_tasks_and_threads, serve_app
-from tests.hardening.agent_stack import make_agent
-from voice_agent.client import InvocationResult, invoke_http, invoke_ws
+from devkit.agent_client import InvocationResult, invoke_http, invoke_ws
+from devkit.loopback import serve
+from tests.support.fake_tts import FakeTtsServer
+from tests.support.servers import leftover_tasks_and_threads, make_agent
 
 IDLE_S = 0.5
 EXPECTED = {
@@ -60,7 +60,7 @@ async def invoke(base: str, transport: str) -> tuple[InvocationResult, float]:
 async def test_tts_failure_mid_answer_is_an_error_event(fault: str, transport: str) -> None:
     async with (
         FakeTtsServer(fault=fault, fault_after_frames=2) as tts,
-        serve_app(make_agent(tts.url, tts_idle_timeout_s=IDLE_S)) as base,
+        serve(make_agent(tts.url, tts_idle_timeout_s=IDLE_S)) as base,
     ):
         await invoke(base, transport)  # warm: the server's thread pool exists from here on
         before, threads_before = asyncio.all_tasks(), set(threading.enumerate())
@@ -87,7 +87,7 @@ async def test_stall_while_the_llm_is_still_talking_ends_after_close_not_llm_tim
     (120 s) even after `close` went out, so a TTS stalling early hung the caller."""
     async with FakeTtsServer(fault="stall", fault_after_frames=1) as tts:
         agent = make_agent(tts.url, answer=LONG, rate=100, tts_idle_timeout_s=IDLE_S)
-        async with serve_app(agent) as base:
+        async with serve(agent) as base:
             t0 = time.perf_counter()
             result = await asyncio.wait_for(invoke_http(base, {"prompt": "hi"}), 10)
             took = time.perf_counter() - t0

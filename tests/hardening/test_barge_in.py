@@ -17,9 +17,9 @@ import time
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.container.ws_helpers import send
 from tests.hardening.tone import tone_bytes
 from tests.hardening.transcript import Frame, Sentence, parse
+from tests.support.ws_frames import send
 
 
 class Recorder:

@@ -20,9 +20,9 @@ import psutil
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.container.ws_helpers import is_type, read_until, send
 from tests.hardening.phases import PHASES, drop_at, wait_released
 from tests.hardening.tone import tone_bytes
+from tests.support.ws_frames import is_type, read_until, send
 
 
 async def healthy_session(url: str) -> None:

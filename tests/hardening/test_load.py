@@ -15,7 +15,6 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.container.ws_helpers import is_type, read_until, send
 from tests.hardening.load import (
     PingSampler,
     SessionResult,
@@ -26,6 +25,7 @@ from tests.hardening.load import (
 )
 from tests.hardening.tone import tone_bytes
 from tests.hardening.transcript import squash
+from tests.support.ws_frames import is_type, read_until, send
 
 PARAGRAPHS = [
     "The first paragraph starts here. It has a second sentence, and a third one too.",

@@ -27,6 +27,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 
 from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
 from .classify import BINARY, UTF8, ControlDecodeError, classify
+from .messages import ServerMessageType
 
 PARTIAL = "PARTIAL"
 
@@ -67,7 +68,7 @@ async def decode_response_stream(
                         continue
                     control = decoder.control(item)
                     yield control
-                    if control.type == "session_end":
+                    if control.type == ServerMessageType.SESSION_END:
                         return
                 case ResponseStreamEventModelStreamError(value=err):
                     yield TtsFailure(

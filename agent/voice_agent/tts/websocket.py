@@ -15,6 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
+from .messages import ServerMessageType
 
 CONNECT_TIMEOUT_S = 10.0
 
@@ -38,15 +39,9 @@ class WebSocketTtsSession(ProtocolMessages):
                 if isinstance(frame, bytes):
                     yield self._decoder.audio(frame)
                     continue
-                try:
-                    message = json.loads(frame)
-                except ValueError:
-                    message = None
-                if not isinstance(message, dict):
-                    raise TtsProtocolError(f"text frame is not a JSON object: {frame[:80]!r}")
-                event = self._decoder.control(message)
+                event = self._decoder.text(frame)
                 yield event
-                if event.type == "session_end":
+                if event.type == ServerMessageType.SESSION_END:
                     self._ended = True
                     return
         except ConnectionClosed as exc:

@@ -1,26 +1,19 @@
-"""Caller CLI: invoke the voice agent, save the audio as WAV, print metrics.
-
-    python -m voice_agent.client --prompt "Where is my order?"               # local, SSE
-    python -m voice_agent.client --ws --prompt "..."                          # local, /ws
-    python -m voice_agent.client --runtime-arn arn:aws:bedrock-agentcore:...  # deployed
-    python -m voice_agent.client --compare --runs 3                          # stream vs batch
+"""The voice agent's caller: one invocation over SSE (POST /invocations), over /ws, or
+against a deployed AgentCore runtime, with client-side timings.
 
 SSE over HTTP is read with httpx-sse; the deployed runtime's StreamingBody with SSEParser.
-Both reassemble events across network chunk boundaries.
+Both reassemble events across network chunk boundaries. The CLI is `devkit.caller`.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import base64
-import io
 import json
 import statistics
 import sys
 import time
 import uuid
-import wave
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +23,9 @@ import httpx
 from httpx_sse import aconnect_sse
 from websockets.asyncio.client import connect
 
-from .sse import iter_sse_data
+from devkit.sse import iter_sse_data
+from devkit.wav import wav_frames, write_wav
+from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 
 @dataclass
@@ -44,7 +39,7 @@ class InvocationResult:
     audio: dict[int, bytearray] = field(default_factory=dict)
     sentences: dict[int, str] = field(default_factory=dict)
     audio_format: str = "pcm"
-    sample_rate: int = 24000
+    sample_rate: int = DEFAULT_SAMPLE_RATE
     first_text_ms: float | None = None
     first_audio_ms: float | None = None
     total_ms: float | None = None
@@ -95,16 +90,8 @@ class InvocationResult:
             return
         frames = self.pcm()
         if self.audio_format == "wav":
-            parts = []
-            for i in sorted(self.audio):
-                with wave.open(io.BytesIO(bytes(self.audio[i]))) as sentence:
-                    parts.append(sentence.readframes(sentence.getnframes()))
-            frames = b"".join(parts)
-        with wave.open(str(path), "wb") as wav:
-            wav.setnchannels(1)
-            wav.setsampwidth(2)
-            wav.setframerate(self.sample_rate)
-            wav.writeframes(frames)
+            frames = wav_frames(bytes(self.audio[i]) for i in sorted(self.audio))
+        write_wav(path, frames, self.sample_rate)
 
 
 def _terminal(event: dict[str, Any]) -> bool:
@@ -195,18 +182,6 @@ def invoke_runtime(
     return result
 
 
-async def run_one(args: argparse.Namespace, mode: str) -> InvocationResult:
-    payload: dict[str, Any] = {"prompt": args.prompt, "mode": mode, "format": args.format}
-    if args.voice:
-        payload["voice"] = args.voice
-    if args.runtime_arn:
-        return await asyncio.to_thread(invoke_runtime, args.runtime_arn, payload, args.region)
-    if args.ws:
-        ws_url = args.url.replace("http://", "ws://").replace("https://", "wss://")
-        return await invoke_ws(f"{ws_url.rstrip('/')}/ws", payload)
-    return await invoke_http(args.url, payload)
-
-
 def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:8.1f}"
 
@@ -252,51 +227,3 @@ def compare_table(results: dict[str, list[InvocationResult]]) -> str:
             f"first audio: stream is {med['batch'] / med['stream']:.2f}x sooner than batch"
         )
     return "\n".join(lines)
-
-
-async def amain(args: argparse.Namespace) -> int:
-    if args.compare:
-        results: dict[str, list[InvocationResult]] = {"stream": [], "batch": []}
-        for _ in range(args.runs):
-            for mode in ("stream", "batch"):
-                results[mode].append(await run_one(args, mode))
-        failed = [e for rs in results.values() for r in rs for e in r.errors]
-        for e in failed:
-            print(f"error {e.get('code')}: {e.get('message')}")
-        source = results["stream"][0].metrics.get("text_source", "?")
-        print(f"text source: {source}")
-        print(compare_table(results))
-        return 1 if failed else 0
-    result = await run_one(args, args.mode)
-    print_result(result)
-    if args.out and result.audio:
-        result.write_wav(Path(args.out))
-        print(f"  audio saved to {args.out}")
-    return 0 if result.ok else 1
-
-
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m voice_agent.client", description=__doc__)
-    p.add_argument("--url", default="http://127.0.0.1:8080", help="local agent base URL")
-    p.add_argument("--ws", action="store_true", help="use the /ws WebSocket instead of SSE")
-    p.add_argument("--runtime-arn", help="invoke a deployed AgentCore runtime instead")
-    p.add_argument("--region", help="AWS region for --runtime-arn")
-    p.add_argument("--prompt", default="Where is my order?")
-    p.add_argument("--mode", choices=["stream", "batch"], default="stream")
-    p.add_argument("--voice")
-    p.add_argument("--format", choices=["pcm", "wav", "mp3"], default="pcm")
-    p.add_argument("--out", default="agent_answer.wav", help="WAV file for the audio")
-    p.add_argument("--compare", action="store_true", help="stream vs batch side by side")
-    p.add_argument("--runs", type=int, default=3, help="runs per mode with --compare")
-    args = p.parse_args(argv)
-    if args.runs < 1:
-        p.error("--runs must be >= 1")
-    return args
-
-
-def main(argv: list[str] | None = None) -> int:
-    return asyncio.run(amain(parse_args(argv)))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,9 +13,9 @@ import httpx
 from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
-from voice_agent.client import invoke_http, invoke_runtime, read_runtime_stream
+from devkit.agent_client import invoke_http, invoke_runtime, read_runtime_stream
+from devkit.sse import SSEParser
 from voice_agent.events import AudioEvent, done_event, sentence_event, text_event, to_sse
-from voice_agent.sse import SSEParser
 
 PCM = b"{" + bytes(range(200))
 EVENTS = [

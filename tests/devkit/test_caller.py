@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.agent.fake_tts import FakeTtsServer
-from tests.agent.loopback import serve_app
-from voice_agent import client
+from devkit import caller
+from devkit.agent_client import InvocationResult
+from devkit.loopback import serve
+from tests.support.fake_tts import FakeTtsServer
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
@@ -27,9 +28,9 @@ async def test_single_run_saves_a_wav_and_prints_metrics(
     out = tmp_path / "answer.wav"
     async with FakeTtsServer() as tts:
         app = create_app(AgentSettings(), ReplayedAnswerSource(ANSWER, 300), WebSocketTts(tts.url))
-        async with serve_app(app) as base:
+        async with serve(app) as base:
             argv = ["--url", base, "--out", str(out), *transport]
-            code = await asyncio.to_thread(client.main, argv)
+            code = await asyncio.to_thread(caller.main, argv)
     assert code == 0
     printed = capsys.readouterr().out
     assert "text_source=ReplayedAnswerSource" in printed and "first audio" in printed
@@ -41,8 +42,8 @@ async def test_single_run_saves_a_wav_and_prints_metrics(
 async def test_compare_prints_a_table_for_both_modes(capsys: pytest.CaptureFixture[str]) -> None:
     async with FakeTtsServer() as tts:
         app = create_app(AgentSettings(), ReplayedAnswerSource(ANSWER, 100), WebSocketTts(tts.url))
-        async with serve_app(app) as base:
-            code = await asyncio.to_thread(client.main, ["--url", base, "--compare", "--runs", "2"])
+        async with serve(app) as base:
+            code = await asyncio.to_thread(caller.main, ["--url", base, "--compare", "--runs", "2"])
     assert code == 0
     printed = capsys.readouterr().out
     lines = printed.splitlines()
@@ -54,9 +55,9 @@ async def test_compare_prints_a_table_for_both_modes(capsys: pytest.CaptureFixtu
 
 def test_cli_rejects_bad_arguments() -> None:
     with pytest.raises(SystemExit):
-        client.parse_args(["--runs", "0"])
+        caller.parse_args(["--runs", "0"])
     with pytest.raises(SystemExit):
-        client.parse_args(["--mode", "fast"])
+        caller.parse_args(["--mode", "fast"])
 
 
 def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
@@ -71,7 +72,7 @@ def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
             w.writeframes(frames)
         return buf.getvalue()
 
-    result = client.InvocationResult(mode="stream")
+    result = InvocationResult(mode="stream")
     for index, frames in enumerate([b"\x01\x00" * 10, b"\x02\x00" * 5]):
         header = {"type": "audio", "index": index, "format": "wav", "sample_rate": 24000}
         result.add(header, sentence_wav(frames))

@@ -1,11 +1,9 @@
-"""Run the real Kokoro server (`container/serve`) as a child process on loopback."""
+"""Child processes on loopback: free ports, start/stop, wait until /ping answers 200."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -13,8 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SERVE = ROOT / "container" / "serve"
+from devkit.paths import REPO_ROOT
 
 
 def free_port() -> int:
@@ -26,7 +23,7 @@ def free_port() -> int:
 def wait_healthy(
     base_url: str, timeout_s: float, proc: subprocess.Popen[bytes] | None = None
 ) -> float:
-    """Poll /ping until 200; returns the seconds it took. Raises if the server dies first."""
+    """Poll /ping until 200; returns the seconds it took. Raises if the process dies first."""
     started = time.perf_counter()
     while time.perf_counter() - started < timeout_s:
         if proc is not None and proc.poll() is not None:
@@ -48,9 +45,13 @@ def child_process(
     """Run cmd with output to log_path (or nowhere); terminate it (then kill) on exit."""
     if log_path:
         log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_file = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
+    log_file = open(log_path, "wb") if log_path else None  # noqa: SIM115
     proc = subprocess.Popen(  # noqa: S603 - our own interpreter and entrypoints
-        cmd, env=env, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT
+        cmd,
+        env=env,
+        cwd=REPO_ROOT,
+        stdout=log_file or subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
     )
     try:
         yield proc
@@ -61,18 +62,5 @@ def child_process(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if log_path:
-            log_file.close()  # type: ignore[union-attr]
-
-
-@contextmanager
-def running_server(
-    env: dict[str, str] | None = None, timeout_s: float = 300.0, log_path: Path | None = None
-) -> Iterator[str]:
-    """Start the server on 127.0.0.1 with the real model; yields its base URL; stops it."""
-    port = free_port()
-    child_env = {**os.environ, "KOKORO_HOST": "127.0.0.1", "KOKORO_PORT": str(port), **(env or {})}
-    base_url = f"http://127.0.0.1:{port}"
-    with child_process([sys.executable, str(SERVE)], child_env, log_path) as proc:
-        wait_healthy(base_url, timeout_s, proc)
-        yield base_url
+        if log_file is not None:
+            log_file.close()
