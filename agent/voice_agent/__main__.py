@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import os
-
 import uvicorn
 
 from .app import create_app
+from .settings import AgentSettings
 
 
 def main() -> None:
-    host = os.environ.get("HOST", "0.0.0.0")  # noqa: S104 - the runtime reaches us on 8080
-    port = int(os.environ.get("PORT", "8080"))
-    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    settings = AgentSettings.from_env()
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
 
 
 if __name__ == "__main__":

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import re
 import threading
 from collections.abc import AsyncIterator, Iterable
-from pathlib import Path
 from typing import Any, Protocol
 
 SYSTEM_PROMPT = (
@@ -131,22 +129,3 @@ class StrandsBedrockSource:
             cancel.set()  # caller went away: stop the model request too
             with contextlib.suppress(Exception):
                 await events.aclose()
-
-
-def text_source_from_env(env: dict[str, str] | None = None) -> TextSource:
-    """AGENT_TEXT_SOURCE=bedrock (default) or replay; see docs/agent.md."""
-    env = dict(os.environ if env is None else env)
-    kind = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower()
-    if kind == "bedrock":
-        return StrandsBedrockSource(model_id=env.get("BEDROCK_MODEL_ID"))
-    if kind == "replay":
-        answer = env.get("AGENT_REPLAY_TEXT") or DEFAULT_REPLAY_ANSWER
-        if env.get("AGENT_REPLAY_FILE"):
-            answer = Path(env["AGENT_REPLAY_FILE"]).read_text(encoding="utf-8")
-        try:
-            rate = float(env.get("AGENT_REPLAY_TOKENS_PER_S", "40"))
-            first = float(env.get("AGENT_REPLAY_FIRST_TOKEN_S", "0"))
-        except ValueError as exc:
-            raise ValueError(f"AGENT_REPLAY_* must be numbers: {exc}") from exc
-        return ReplayedAnswerSource(answer, tokens_per_s=rate, first_token_delay_s=first)
-    raise ValueError(f"AGENT_TEXT_SOURCE must be 'bedrock' or 'replay', got {kind!r}")
