@@ -13,7 +13,7 @@ NODE_STAMP := node_modules/.installed
 REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
 	pyproject.toml container/pyproject.toml agent/pyproject.toml
 
-.PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent test test-fast lint format synth cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -42,6 +42,13 @@ test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
+
+# The edit loop (well under a minute): everything but the real model, CDK synth and fuzzing
+# (pytest markers; see pyproject.toml), on both cores. `make test` stays the whole suite.
+FAST := not model and not synth and not fuzz and not soak
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest -n 2 -m "$(FAST)" $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -73,8 +80,9 @@ lock: $(STAMP)
 	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements-image.txt -o requirements.lock
 
 # Longer hardening soak than CI runs (tone double + real model); prints its figures.
+# ARGS="--soak-scale 3" multiplies the tone-double counts.
 soak: $(STAMP)
-	$(PY) -m tests.hardening.soak
+	$(PY) -m pytest tests/container/test_soak.py -m soak -s $(ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis

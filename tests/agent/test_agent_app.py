@@ -1,5 +1,5 @@
 """The AgentCore app on a real uvicorn (loopback) with FakeTtsServer: SSE, /ws, /ping, errors
-and /ws cancel. Caller disconnects at each phase: tests/hardening/test_agent_disconnects.py."""
+and /ws cancel. Caller disconnects at each phase: tests/agent/test_agent_disconnects.py."""
 
 from __future__ import annotations
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import teardown_world
 from moto import mock_aws
 
-from teardown.cli import main
+from tests.support import teardown_world
 
 
 @pytest.fixture
@@ -36,14 +33,3 @@ def mocked(aws_env: None) -> Iterator[None]:
 @pytest.fixture
 def world(mocked: None, tmp_path: Path) -> teardown_world.World:
     return teardown_world.build(tmp_path / "app")
-
-
-def run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict[str, Any]]:
-    """main(argv + --json) in-process; returns the exit code and the parsed stdout."""
-    code = main([*argv, "--json"])
-    out = capsys.readouterr().out
-    return code, json.loads(out)
-
-
-def flagged(report: dict[str, Any]) -> set[tuple[str, str]]:
-    return {(f["kind"], f["name"]) for f in report["findings"]}

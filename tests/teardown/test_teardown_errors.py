@@ -10,12 +10,12 @@ from pathlib import Path
 
 import boto3
 import pytest
-import teardown_world as tw
 from botocore.awsrequest import AWSResponse
-from conftest import flagged, run_json
 
 from teardown import cli
 from teardown.cli import EXIT_UNCHECKED, EXIT_USAGE, main
+from tests.support import teardown_world as tw
+from tests.support.teardown_world import flagged, run_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

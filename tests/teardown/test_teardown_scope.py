@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import boto3
-import teardown_world as tw
-from conftest import flagged, run_json
 
 from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED, build_parser, build_scope
 from teardown.delete import delete_findings
 from teardown.inventory import run_inventory
+from tests.support import teardown_world as tw
+from tests.support.teardown_world import flagged, run_json
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -118,7 +118,8 @@ def test_story_through_python_dash_m_in_a_subprocess(tmp_path):
     proc = subprocess.run(
         [
             sys.executable,
-            str(HERE / "teardown_moto_runner.py"),
+            "-m",
+            "tests.support.teardown_moto_runner",
             str(tmp_path / "app"),
             "--json",
             "--then",

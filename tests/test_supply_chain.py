@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from packaging.requirements import Requirement
 
-from tests.hardening.lockfiles import (
+from tests.support.lockfiles import (
     ROOT,
     allows_old_torch,
     direct_pins,

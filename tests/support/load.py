@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.hardening.transcript import Transcript, parse
+from tests.support.transcript import Transcript, parse
 
 
 @dataclass

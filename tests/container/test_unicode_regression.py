@@ -10,9 +10,9 @@ import asyncio
 import pytest
 
 from kokoro_server.protocol import ProtocolError, parse_message
-from tests.hardening.frames import Script, Step
-from tests.hardening.runner import check, run_script
-from tests.hardening.tone import tone_bytes
+from tests.support.script_runner import check, run_script
+from tests.support.session_scripts import Script, Step
+from tests.support.tone import tone_bytes
 
 FRAMES = [
     '{"text": "Hi \\ud800 there."}',

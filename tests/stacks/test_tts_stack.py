@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from aws_cdk.assertions import Match, Template
 
 from stacks.app_builder import build_app
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.weights_manifest import load_revision
+from tests.support.cdk_synth import TTS, Synthesized, load_json
 
-from .conftest import TTS, Synthesized, load_json
+pytestmark = pytest.mark.synth
 
 
 def test_endpoint_config_variant(synthesized: Synthesized) -> None:

@@ -8,6 +8,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.synth
 REPO = Path(__file__).resolve().parents[2]
 
 

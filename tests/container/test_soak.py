@@ -1,15 +1,13 @@
-"""Longer hardening soak than CI runs; prints its figures. `make soak`, or:
-
-    .venv/bin/python -m tests.hardening.soak [--scale N] [--no-real]
+"""Longer hardening soak than CI runs; prints its figures. Marked `soak`: `make test` leaves
+it out, `make soak` runs it (`pytest tests/container/test_soak.py -m soak -s --soak-scale N`).
 
 Tone-double runs (test double: deterministic tone instead of the model): protocol fuzzing,
 dropped sessions with memory, 32 concurrent sessions. Real-model runs: barge-in delays and
-8 concurrent sessions. --scale multiplies the tone-double counts.
+8 concurrent sessions. --soak-scale multiplies the tone-double counts.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import statistics
@@ -18,18 +16,20 @@ import time
 import tracemalloc
 
 import psutil
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
-from tests.hardening.frames import SHORT_SENTENCES, Script, scripts
-from tests.hardening.load import PingSampler, SessionResult, percentile, run_concurrent
-from tests.hardening.phases import PHASES, drop_at, wait_released
-from tests.hardening.runner import check, run_script
-from tests.hardening.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
+from tests.support.barge_in import barge_in
+from tests.support.load import PingSampler, SessionResult, percentile, run_concurrent
+from tests.support.phases import PHASES, drop_at, wait_released
+from tests.support.script_runner import check, run_script
 from tests.support.servers import ThreadedServer
+from tests.support.session_scripts import SHORT_SENTENCES, Script, scripts
+from tests.support.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
 
-BASE = Settings(host="127.0.0.1", intra_op_threads=2)
+pytestmark = pytest.mark.soak
 PARAGRAPHS = [
     "The first paragraph starts here. It has a second sentence, and a third one too.",
     "Paragraph two is shorter. But it still matters!",
@@ -115,8 +115,6 @@ def load(srv: ThreadedServer, sessions: int, paragraphs: list[str], label: str) 
 
 
 def barge_in_delays(srv: ThreadedServer, rounds: int) -> None:
-    from tests.hardening.test_barge_in import barge_in  # the same scenario as the test
-
     figures = [asyncio.run(barge_in(srv.ws)) for _ in range(rounds)]
     for key in ("cancel_during_send_ms", "cancel_during_synthesis_ms"):
         values = [f[key] for f in figures]
@@ -126,35 +124,26 @@ def barge_in_delays(srv: ThreadedServer, rounds: int) -> None:
         )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=int, default=1)
-    parser.add_argument("--no-real", action="store_true", help="skip the real-model runs")
-    args = parser.parse_args()
-    tone = ToneSynthesisService(BASE, delay_s=0.02)
+@pytest.fixture
+def soak_scale(request: pytest.FixtureRequest) -> int:
+    return int(request.config.getoption("--soak-scale"))
+
+
+def test_soak_tone_double(base_settings: Settings, soak_scale: int) -> None:
+    tone = ToneSynthesisService(base_settings, delay_s=0.02)
     tone.load()
-    srv = ThreadedServer(BASE, tone).start()
+    srv = ThreadedServer(base_settings, tone).start()
     try:
-        fuzz(srv, 2000 * args.scale, TONE_VOICES, real=False)
-        drops(srv, 1000 * args.scale)
+        fuzz(srv, 2000 * soak_scale, TONE_VOICES, real=False)
+        drops(srv, 1000 * soak_scale)
         load(srv, 32, PARAGRAPHS * 2, "tone double")
     finally:
         srv.stop()
         tone.shutdown()
-    if args.no_real:
-        return
-    service = SynthesisService(BASE)
-    service.load()
-    assert service.engine is not None, service.failure
-    srv = ThreadedServer(BASE, service).start()
-    try:
-        fuzz(srv, 30, tuple(service.engine.voice_names), real=True)
-        barge_in_delays(srv, 5)
-        load(srv, 8, ["Good morning.", "See you soon.", "Thank you."], "real model")
-    finally:
-        srv.stop()
-        service.shutdown()
 
 
-if __name__ == "__main__":
-    main()
+def test_soak_real_model(server: ThreadedServer, service: SynthesisService) -> None:
+    assert service.engine is not None
+    fuzz(server, 30, tuple(service.engine.voice_names), real=True)
+    barge_in_delays(server, 5)
+    load(server, 8, ["Good morning.", "See you soon.", "Thank you."], "real model")

@@ -26,9 +26,11 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from devkit.sse import SSEParser
-from tests.hardening.agent_payloads import Case, cases
-from tests.hardening.agent_ws_oracle import INTERLEAVED, Run, interleave, next_event, read_run
+from tests.support.agent_payloads import Case, cases
+from tests.support.agent_ws_oracle import INTERLEAVED, Run, interleave, next_event, read_run
 from tests.support.servers import AgentStack, expected_pcm
+
+pytestmark = pytest.mark.fuzz
 
 EXAMPLE_TIMEOUT_S = 10.0
 FUZZ = dict(

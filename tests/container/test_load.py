@@ -15,7 +15,7 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.hardening.load import (
+from tests.support.load import (
     PingSampler,
     SessionResult,
     percentile,
@@ -23,8 +23,8 @@ from tests.hardening.load import (
     signature,
     stream_session,
 )
-from tests.hardening.tone import tone_bytes
-from tests.hardening.transcript import squash
+from tests.support.tone import tone_bytes
+from tests.support.transcript import squash
 from tests.support.ws_frames import is_type, read_until, send
 
 PARAGRAPHS = [

@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import pytest
+
+from teardown.cli import main
 
 APP = "kokoro-voice"
 REGION = "us-east-1"
@@ -264,3 +267,14 @@ def image_tags(repository: str) -> dict[str, list[str]]:
         i["imageDigest"]: sorted(i.get("imageTags", []))
         for i in ecr.describe_images(repositoryName=repository)["imageDetails"]
     }
+
+
+def run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict[str, Any]]:
+    """main(argv + --json) in-process; returns the exit code and the parsed stdout."""
+    code = main([*argv, "--json"])
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+def flagged(report: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(f["kind"], f["name"]) for f in report["findings"]}

@@ -13,8 +13,9 @@ import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from stacks.weights_manifest import MANIFEST_PATH
+from tests.support.cdk_synth import AGENT, TTS, Synthesized
 
-from .conftest import AGENT, TTS, Synthesized
+pytestmark = pytest.mark.synth
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 # Pinned checksums are infrastructure, not volatile: keep them visible in the snapshot.

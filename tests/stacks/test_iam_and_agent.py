@@ -6,7 +6,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .conftest import AGENT, TTS, Synthesized
+import pytest
+
+from tests.support.cdk_synth import AGENT, TTS, Synthesized
+
+pytestmark = pytest.mark.synth
 
 
 def _statements(template: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

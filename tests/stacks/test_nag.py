@@ -11,8 +11,9 @@ from aws_cdk import aws_iam as iam
 
 from stacks.app_builder import build_app
 from stacks.nag import acknowledge
+from tests.support.cdk_synth import TTS, Synthesized
 
-from .conftest import TTS, Synthesized
+pytestmark = pytest.mark.synth
 
 STACKS_DIR = Path(__file__).resolve().parents[2] / "stacks"
 

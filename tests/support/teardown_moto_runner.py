@@ -1,7 +1,8 @@
 """Runs ``python -m teardown`` inside moto's in-memory AWS, in a fresh process.
 
-Usage: teardown_moto_runner.py APP_DIR [options] [--then options ...]
-Builds the leftover world of tests/teardown/teardown_world.py in APP_DIR's account state,
+Usage (from the repository root): python -m tests.support.teardown_moto_runner APP_DIR
+[options] [--then options ...]
+Builds the leftover world of tests/support/teardown_world.py in APP_DIR's account state,
 then runs teardown's real entry point (teardown/__main__.py) once per options group, all in
 one moto session. Exits with the last run's exit code. Used by the subprocess test and to
 produce the example output in docs/cleanup.md (labelled there as moto output).
@@ -34,8 +35,9 @@ def split_runs(args: list[str]) -> list[list[str]]:
 
 
 def run() -> int:
-    import teardown_world  # beside this script, which Python puts first on sys.path
     from moto import mock_aws
+
+    from tests.support import teardown_world
 
     app_dir = Path(sys.argv[1])
     runs = split_runs(sys.argv[2:])

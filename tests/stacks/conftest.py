@@ -8,40 +8,13 @@ import os
 # jsii would print a banner on every run (the CLI itself is pinned in package.json).
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pytest
-from aws_cdk import App
 from aws_cdk.assertions import Template
 
 from stacks.app_builder import build_app
-
-TTS = "KokoroVoice-Tts"
-AGENT = "KokoroVoice-Agent"
-
-
-@dataclass
-class Synthesized:
-    app: App
-    outdir: Path
-    templates: dict[str, dict[str, Any]]
-    assertions: dict[str, Template]
-
-    def resources(self, stack: str, cfn_type: str) -> dict[str, dict[str, Any]]:
-        return {
-            logical_id: res
-            for logical_id, res in self.templates[stack]["Resources"].items()
-            if res["Type"] == cfn_type
-        }
-
-    def only(self, stack: str, cfn_type: str) -> dict[str, Any]:
-        found = self.resources(stack, cfn_type)
-        assert len(found) == 1, f"expected one {cfn_type} in {stack}, found {list(found)}"
-        return next(iter(found.values()))
+from tests.support.cdk_synth import Synthesized
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +34,3 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesize
         yield Synthesized(app, outdir, templates, assertions)
     finally:
         os.environ.update(saved)
-
-
-def load_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))

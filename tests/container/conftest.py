@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from kokoro_server.config import Settings
-from tests.hardening.tone import ToneSynthesisService
 from tests.support.servers import ThreadedServer
+from tests.support.tone import ToneSynthesisService
 
 
 @pytest.fixture(scope="session")

@@ -8,8 +8,8 @@ byte string, sent as a binary frame or as a text frame:
 - an accepted message holds only values the server can use and echo: known type, text a
   str within the limit that encodes to UTF-8, speed finite and in range, known format/rate.
 
-    .venv/bin/python -m tests.hardening.atheris_protocol \\
-        -atheris_runs=200000 -dict=tests/hardening/protocol.dict
+    .venv/bin/python -m tests.support.atheris_protocol \\
+        -atheris_runs=200000 -dict=tests/support/protocol.dict
 """
 
 from __future__ import annotations

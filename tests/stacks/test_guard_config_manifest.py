@@ -14,6 +14,8 @@ from stacks.config import ConfigError, load_config
 from stacks.dockerfile_guard import DockerfileGuardError, has_bidi_label, require_bidi_label
 from stacks.weights_manifest import MANIFEST_PATH, ManifestError, load_revision
 
+pytestmark = pytest.mark.synth
+
 LABEL = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 
 

@@ -10,8 +10,8 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.hardening.frames import Script
-from tests.hardening.transcript import Frame, Transcript, parse, squash
+from tests.support.session_scripts import Script
+from tests.support.transcript import Frame, Transcript, parse, squash
 
 
 async def collect(ws, timeout: float) -> list[Frame]:

@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.fuzz
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = {
     "text": b'T{"type":"text","text":"Hi."}',
@@ -29,9 +32,9 @@ def test_protocol_layer_survives_coverage_guided_fuzzing(tmp_path):
         [
             sys.executable,
             "-m",
-            "tests.hardening.atheris_protocol",
+            "tests.support.atheris_protocol",
             f"-atheris_runs={RUNS}",
-            f"-dict={ROOT / 'tests' / 'hardening' / 'protocol.dict'}",
+            f"-dict={ROOT / 'tests' / 'support' / 'protocol.dict'}",
             f"-artifact_prefix={tmp_path}/",
             "-seed=1",
             str(corpus),

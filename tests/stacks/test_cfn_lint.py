@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from cfnlint.api import ManualArgs, lint
 
-from .conftest import AGENT, TTS, Synthesized
+from tests.support.cdk_synth import AGENT, TTS, Synthesized
+
+pytestmark = pytest.mark.synth
 
 REGIONS = ["us-east-1", "us-west-2"]
 

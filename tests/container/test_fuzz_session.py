@@ -15,10 +15,12 @@ import asyncio
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from tests.hardening.frames import SHORT_SENTENCES, Script, scripts
-from tests.hardening.phases import wait_released
-from tests.hardening.runner import check, ping_ms, run_script
-from tests.hardening.tone import TONE_VOICES, tone_bytes
+from tests.support.phases import wait_released
+from tests.support.script_runner import check, ping_ms, run_script
+from tests.support.session_scripts import SHORT_SENTENCES, Script, scripts
+from tests.support.tone import TONE_VOICES, tone_bytes
+
+pytestmark = pytest.mark.fuzz
 
 STATS = {"tone_examples": 0, "tone_frames": 0, "real_examples": 0, "real_frames": 0}
 FUZZ_SETTINGS = dict(

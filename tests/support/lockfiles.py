@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,15 +28,14 @@ class LockEntry:
 def requirement_files(root: Path = ROOT) -> list[Path]:
     """Every requirements*.txt / *.lock / pyproject.toml in the repository (no vendored trees)."""
     found = []
-    for path in root.rglob("*"):
-        if SKIP_DIRS.intersection(path.relative_to(root).parts) or not path.is_file():
-            continue
-        name = path.name
-        if (name.startswith("requirements") and name.endswith((".txt", ".lock"))) or name in (
-            "pyproject.toml",
-            "requirements.lock",
-        ):
-            found.append(path)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]  # never walk .venv or node_modules
+        for name in files:
+            if (name.startswith("requirements") and name.endswith((".txt", ".lock"))) or name in (
+                "pyproject.toml",
+                "requirements.lock",
+            ):
+                found.append(Path(folder) / name)
     return sorted(found)
 
 
