@@ -41,6 +41,7 @@ demo-agent: $(STAMP)
 test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 # The edit loop (well under a minute): everything but the real model, CDK synth and fuzzing
@@ -85,4 +86,4 @@ soak: $(STAMP)
 	$(PY) -m pytest tests/container/test_soak.py -m soak -s $(ARGS)
 
 clean:
-	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis .mypy_cache

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import re
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from typing import Any, Protocol
 
 SYSTEM_PROMPT = (
@@ -127,5 +127,6 @@ class StrandsBedrockSource:
                     yield data
         finally:
             cancel.set()  # caller went away: stop the model request too
-            with contextlib.suppress(Exception):
-                await events.aclose()
+            if isinstance(events, AsyncGenerator):
+                with contextlib.suppress(Exception):
+                    await events.aclose()

@@ -231,7 +231,7 @@ class VoicePipeline:
                     with contextlib.suppress(BaseException):
                         await waiter
             with contextlib.suppress(Exception):
-                await events.aclose()  # type: ignore[attr-defined]
+                await events.aclose()
             queue.put_nowait(_AUDIO_DONE)
 
     def _on_control(

@@ -14,12 +14,12 @@ from collections.abc import AsyncGenerator, Callable
 from enum import StrEnum
 from typing import Any
 
+from starlette.types import Message  # an ASGI websocket.receive message
 from starlette.websockets import WebSocket
 
 from .events import AgentEvent, AudioEvent, EventType, error_event, to_ws_frames
 from .payload import Invocation, PayloadError, parse_invocation
 
-Message = dict[str, Any]  # an ASGI websocket.receive message
 Run = Callable[[Invocation], AsyncGenerator[AgentEvent, None]]
 
 

@@ -49,7 +49,7 @@ class StarletteTransport:
         if message["type"] == "websocket.disconnect":
             raise TransportClosed(f"client closed ({message.get('code')})")
         if message.get("text") is not None:
-            return message["text"]
+            return str(message["text"])
         return message.get("bytes") or b""
 
     async def send_text(self, data: str) -> None:
@@ -155,7 +155,7 @@ def create_app(
                 )
             )
             await transport.close(1013, "busy")
-            log.warning("session refused", **fields(reason="busy", active=len(active_sessions)))
+            log.warning("session refused", extra=fields(reason="busy", active=len(active_sessions)))
             return
         try:
             engine = await service.wait_ready()
@@ -168,7 +168,7 @@ def create_app(
         try:
             await session.run()
         except Exception:
-            log.exception("session crashed", **fields(session=session.id))
+            log.exception("session crashed", extra=fields(session=session.id))
             with contextlib.suppress(Exception):
                 await websocket.send_text(protocol.error("internal", "server error", fatal=True))
             await transport.close(1011, "internal error")

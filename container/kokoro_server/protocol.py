@@ -90,7 +90,7 @@ def _format(obj: dict[str, Any]) -> str | None:
         return None
     if fmt not in FORMATS:
         raise ProtocolError("bad_parameter", f"format must be one of {', '.join(FORMATS)}")
-    return fmt
+    return str(fmt)
 
 
 def _sample_rate(obj: dict[str, Any]) -> int | None:

@@ -266,7 +266,9 @@ class Session:
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
             except Exception as exc:
-                log.exception("synthesis failed", **fields(session=self.id, text=item.text[:80]))
+                log.exception(
+                    "synthesis failed", extra=fields(session=self.id, text=item.text[:80])
+                )
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")
             if item.generation == self.generation:
                 await self.outbox.put((item, result))
@@ -362,7 +364,7 @@ class Session:
             raise TransportClosed(str(exc)) from exc
 
     def _log(self, msg: str, **values: object) -> None:
-        log.info(msg, **fields(session=self.id, request_id=self.request_id, **values))
+        log.info(msg, extra=fields(session=self.id, request_id=self.request_id, **values))
 
 
 def _merge(base: Options, override: Options) -> Options:

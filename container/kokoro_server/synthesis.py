@@ -61,7 +61,7 @@ class SynthesisService:
                 raise RuntimeError("warm-up synthesis produced silence")
             log.info(
                 "warm-up done",
-                **fields(
+                extra=fields(
                     ms=round((time.perf_counter() - started) * 1000, 1), voice=engine.default_voice
                 ),
             )
@@ -70,7 +70,7 @@ class SynthesisService:
         except Exception as exc:
             self.failure = f"{type(exc).__name__}: {exc}"
             self.state = "failed"
-            log.exception("model load failed", **fields(error=self.failure))
+            log.exception("model load failed", extra=fields(error=self.failure))
         finally:
             self._ready.set()
 

@@ -7,7 +7,7 @@ A session speaks the bidirectional session protocol v1 (docs/agent.md): the agen
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -60,7 +60,7 @@ class TtsSession(Protocol):
         """Tear the connection down now (idempotent)."""
         ...
 
-    def events(self) -> AsyncIterator[TtsEvent]: ...
+    def events(self) -> AsyncGenerator[TtsEvent, None]: ...
 
 
 class TtsTransport(Protocol):

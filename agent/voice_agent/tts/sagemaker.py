@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from typing import Any
 
 from aws_sdk_sagemaker_runtime_http2.models import (
@@ -42,7 +42,7 @@ def request_event(message: dict[str, Any]) -> RequestStreamEventPayloadPart:
 
 async def decode_response_stream(
     events: AsyncIterable[ResponseStreamEvent],
-) -> AsyncIterator[TtsEvent]:
+) -> AsyncGenerator[TtsEvent, None]:
     """Map SageMaker response events to TTS events; stream errors become TtsFailure."""
     decoder = FrameDecoder()
     pending_text = bytearray()  # a UTF8 message split over PARTIAL parts
@@ -123,7 +123,7 @@ class SageMakerTtsSession(ProtocolMessages):
         async for event in receiver:
             yield event
 
-    def events(self) -> AsyncIterator[TtsEvent]:
+    def events(self) -> AsyncGenerator[TtsEvent, None]:
         return decode_response_stream(self._receiver())
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -33,7 +33,7 @@ class WebSocketTtsSession(ProtocolMessages):
         with contextlib.suppress(Exception):
             await self._ws.close()
 
-    async def events(self) -> AsyncIterator[TtsEvent]:
+    async def events(self) -> AsyncGenerator[TtsEvent, None]:
         try:
             async for frame in self._ws:
                 if isinstance(frame, bytes):
