@@ -49,6 +49,7 @@ test: setup
 FAST := not model and not synth and not fuzz and not soak
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 -m "$(FAST)" $(ARGS)
 
 lint: $(STAMP)
