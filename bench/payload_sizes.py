@@ -2,7 +2,7 @@
 
 The paragraph is streamed once per format (whole paragraph in one message, interleaved runs).
 For every binary WebSocket frame the server sent, the script also computes what the same audio
-costs as a base64 `audio` SSE event of the agent's contract (DESIGN.md, "Agent"), one event per
+costs as a base64 `audio` SSE event of the agent's contract (docs/agent.md), one event per
 frame, and the measured bitrate of each format (bytes x 8 / audio seconds).
 
     python -m bench.payload_sizes [--runs N] [--quick] [--sample-rate 24000] [--base-url URL]

@@ -1,6 +1,6 @@
 """Benchmark 1: time to first audio, batch vs streaming, on the real model.
 
-Modes (the paragraph: demo/paragraph.txt, 267 characters, 4 sentences):
+Modes (the paragraph: devkit.text.PARAGRAPH, 267 characters, 4 sentences):
   (a)  batch: POST /invocations, whole paragraph, pcm; the body arrives when all is done
        (the server splits by sentence internally, as a non-streaming client would wait for)
   (a') engine: the whole paragraph as ONE model call in process (the public "send the whole

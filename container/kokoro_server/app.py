@@ -1,4 +1,4 @@
-"""HTTP and WebSocket routes of the SageMaker container (the fixed contract in DESIGN.md).
+"""HTTP and WebSocket routes of the SageMaker container (its fixed contract: docs/container.md).
 
 - GET  /ping                               200 once the model loaded and warmed up, else 503
 - POST /invocations                        one-shot synthesis: JSON in, audio out

@@ -126,7 +126,8 @@ def _encodable(value: str, name: str) -> str:
 
 
 def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
-    """Validate a decoded frame. Raises ProtocolError with the DESIGN.md error codes."""
+    """Validate a decoded frame. Raises ProtocolError with the documented error codes
+    (docs/protocol.md)."""
     kind = obj.get("type")
     if kind is None:
         if "text" not in obj:
