@@ -22,10 +22,8 @@ START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
 
 
-@contextlib.asynccontextmanager
-async def serve(app: Any, port: int | None = None, **uvicorn_options: Any) -> AsyncIterator[str]:
-    """Serve `app` with uvicorn on 127.0.0.1 in this event loop; yields its base URL."""
-    port = port or free_port()
+def loopback_server(app: Any, port: int, **uvicorn_options: Any) -> uvicorn.Server:
+    """uvicorn for `app` on 127.0.0.1:port, configured as the tests and tools run it."""
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -35,7 +33,20 @@ async def serve(app: Any, port: int | None = None, **uvicorn_options: Any) -> As
         lifespan="on",
         **uvicorn_options,
     )
-    server = uvicorn.Server(config)
+    return uvicorn.Server(config)
+
+
+@contextlib.asynccontextmanager
+async def serve(app: Any, port: int | None = None, **uvicorn_options: Any) -> AsyncIterator[str]:
+    """Serve `app` with uvicorn on 127.0.0.1 in this event loop; yields its base URL."""
+    async with run_server(loopback_server(app, port or free_port(), **uvicorn_options)) as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def run_server(server: uvicorn.Server) -> AsyncIterator[str]:
+    """Run a configured uvicorn server in this event loop until the block ends."""
+    port = server.config.port
     task = asyncio.create_task(server.serve(), name=f"uvicorn-{port}")
     try:
         async with asyncio.timeout(START_TIMEOUT_S):
@@ -91,8 +102,13 @@ class BackgroundLoop[T]:
         return self
 
     def stop(self) -> None:
+        """Exit the context manager and join the thread (a second call does nothing)."""
+        if not self._thread.is_alive():
+            return
         if self.loop is not None and self._stop is not None:
-            self.loop.call_soon_threadsafe(self._stop.set)
+            # The loop may be closing already (another thread's stop() got there first).
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(STOP_TIMEOUT_S)
 
     def __enter__(self) -> Self:
@@ -119,7 +135,8 @@ class AppServer(BackgroundLoop[str]):
     def __init__(self, app: Any, port: int | None = None, **uvicorn_options: Any) -> None:
         self.app = app
         self.port = port or free_port()
-        super().__init__(lambda: serve(app, self.port, **uvicorn_options))
+        self.server = loopback_server(app, self.port, **uvicorn_options)  # its connections
+        super().__init__(lambda: run_server(self.server))
 
     @property
     def http(self) -> str:
