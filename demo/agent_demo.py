@@ -17,24 +17,28 @@ import os
 import sys
 from pathlib import Path
 
-from devkit.agent_client import InvocationResult, compare_table, invoke_http, invoke_ws
+from devkit.agent_client import (
+    InvocationResult,
+    compare_modes,
+    compare_table,
+    invoke_http,
+    invoke_ws,
+)
 from devkit.local_stack import voice_agent_stack
 
 
 async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[InvocationResult]]:
-    results: dict[str, list[InvocationResult]] = {"stream": [], "batch": []}
-    for run in range(runs):
-        # Alternate which mode goes first so slow drifts of machine load hit both alike.
-        for mode in ("stream", "batch") if run % 2 == 0 else ("batch", "stream"):
-            payload = {"prompt": "Where is my order?", "mode": mode}
-            if use_ws:
-                result = await invoke_ws(base.replace("http://", "ws://") + "/ws", payload)
-            else:
-                result = await invoke_http(base, payload)
-            if not result.ok:
-                raise RuntimeError(f"{mode} run failed: {result.errors}")
-            results[mode].append(result)
-    return results
+    async def invoke(mode: str) -> InvocationResult:
+        payload = {"prompt": "Where is my order?", "mode": mode}
+        if use_ws:
+            result = await invoke_ws(base.replace("http://", "ws://") + "/ws", payload)
+        else:
+            result = await invoke_http(base, payload)
+        if not result.ok:
+            raise RuntimeError(f"{mode} run failed: {result.errors}")
+        return result
+
+    return await compare_modes(invoke, runs)
 
 
 def main(argv: list[str] | None = None) -> int:

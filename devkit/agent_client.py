@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,3 +227,18 @@ def compare_table(results: dict[str, list[InvocationResult]]) -> str:
             f"first audio: stream is {med['batch'] / med['stream']:.2f}x sooner than batch"
         )
     return "\n".join(lines)
+
+
+MODES = ("stream", "batch")
+
+
+async def compare_modes(
+    invoke: Callable[[str], Awaitable[InvocationResult]], runs: int
+) -> dict[str, list[InvocationResult]]:
+    """`runs` invocations of each mode; which mode goes first alternates run by run, so slow
+    drifts of machine load hit both alike."""
+    results: dict[str, list[InvocationResult]] = {mode: [] for mode in MODES}
+    for run in range(runs):
+        for mode in MODES if run % 2 == 0 else MODES[::-1]:
+            results[mode].append(await invoke(mode))
+    return results

@@ -18,6 +18,7 @@ from typing import Any
 
 from devkit.agent_client import (
     InvocationResult,
+    compare_modes,
     compare_table,
     invoke_http,
     invoke_runtime,
@@ -40,10 +41,7 @@ async def run_one(args: argparse.Namespace, mode: str) -> InvocationResult:
 
 async def amain(args: argparse.Namespace) -> int:
     if args.compare:
-        results: dict[str, list[InvocationResult]] = {"stream": [], "batch": []}
-        for _ in range(args.runs):
-            for mode in ("stream", "batch"):
-                results[mode].append(await run_one(args, mode))
+        results = await compare_modes(lambda mode: run_one(args, mode), args.runs)
         failed = [e for rs in results.values() for r in rs for e in r.errors]
         for e in failed:
             print(f"error {e.get('code')}: {e.get('message')}")

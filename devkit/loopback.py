@@ -90,6 +90,10 @@ class BackgroundLoop[T]:
             self._ready.set()
 
     @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    @property
     def value(self) -> T:
         if self._value is None:
             raise RuntimeError("not started")

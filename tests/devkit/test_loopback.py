@@ -36,4 +36,4 @@ def test_app_server_on_a_thread_answers_and_stopping_twice_is_harmless() -> None
     assert httpx.get(srv.http + "/").text == "hello"
     srv.stop()
     srv.stop()
-    assert not srv._thread.is_alive()
+    assert not srv.running
