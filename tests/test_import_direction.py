@@ -1,4 +1,5 @@
-"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, tests.
+"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, playground,
+tests; stacks, devkit <- fetch_weights.
 
 The two runtime packages ship in separate images, so neither imports the other, nor any
 tool package; devkit imports no consumer of its own."""
@@ -17,14 +18,21 @@ PACKAGES = {
     "devkit": REPO_ROOT / "devkit",
     "stacks": REPO_ROOT / "stacks",
     "teardown": REPO_ROOT / "teardown",
+    "playground": REPO_ROOT / "playground",
+    "fetch_weights": REPO_ROOT / "fetch_weights",
 }
-TOOLS = {"devkit", "demo", "bench", "tests", "stacks", "teardown"}
+TOOLS = {"devkit", "demo", "bench", "tests", "stacks", "teardown", "playground", "fetch_weights"}
 FORBIDDEN = {
     "kokoro_server": TOOLS | {"voice_agent"},
     "voice_agent": TOOLS | {"kokoro_server"},
-    "devkit": {"demo", "bench", "tests", "stacks", "teardown"},
+    "devkit": TOOLS - {"devkit"},
     "stacks": TOOLS - {"stacks"} | {"kokoro_server", "voice_agent"},
     "teardown": TOOLS - {"teardown", "stacks"} | {"kokoro_server", "voice_agent"},
+    # The page server and its local stack: devkit and the runtime packages, no other tool.
+    "playground": TOOLS - {"playground", "devkit"},
+    # `make weights`: the manifest and download code of stacks, the cache of devkit.
+    "fetch_weights": TOOLS - {"fetch_weights", "stacks", "devkit"}
+    | {"kokoro_server", "voice_agent"},
 }
 
 

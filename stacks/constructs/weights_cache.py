@@ -16,6 +16,8 @@ from stacks.nag import acknowledge, arn_of, iam5
 from stacks.weights_manifest import WeightsRevision
 
 HANDLER_DIR = Path(__file__).resolve().parent.parent / "weights_cache"
+# The Lambda asset is stacks/ with everything but the weights_cache package left out.
+HANDLER_ASSET_EXCLUDE = ["*", f"!{HANDLER_DIR.name}", f"!{HANDLER_DIR.name}/*.py"]
 WEIGHTS_ROOT_PREFIX = "kokoro/"
 
 
@@ -111,8 +113,9 @@ class WeightsCache(Construct):
             self,
             "Handler",
             runtime=lambda_.Runtime.PYTHON_3_12,
-            handler="handler.on_event",
-            code=lambda_.Code.from_asset(str(HANDLER_DIR), exclude=["__pycache__", "*.pyc"]),
+            # The package (handler + the download code it shares with `make weights`), alone.
+            handler=f"{HANDLER_DIR.name}.handler.on_event",
+            code=lambda_.Code.from_asset(str(HANDLER_DIR.parent), exclude=HANDLER_ASSET_EXCLUDE),
             role=role,
             log_group=log_group,
             # Streams ~350 MB from the upstream host into S3: minutes, not seconds. The

@@ -11,21 +11,23 @@ Each file is streamed from its URL into an S3 multipart upload while its sha256 
 so a 310 MB model never sits in memory or on disk. The upload is completed only when the
 digest and size match the manifest; otherwise it is aborted, no object appears, and the error
 fails the deployment. A file already present with the same sha256 metadata and size is not
-downloaded again, so a re-deploy of the same revision transfers nothing.
+downloaded again, so a re-deploy of the same revision transfers nothing. The checked download
+itself (download.py) is shared with `make weights`, which mirrors the same manifest locally.
+The Lambda runs this as the package `weights_cache` (handler `weights_cache.handler.on_event`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
 from typing import Any
 
 import boto3
 from botocore.exceptions import ClientError
+
+from .download import FileSpec, VerifiedStream, WeightsCacheError, open_url
+
+__all__ = ["FileSpec", "WeightsCacheError", "on_event", "sync_files"]
 
 LOG = logging.getLogger()
 LOG.setLevel(logging.INFO)
@@ -34,34 +36,6 @@ SHA256_METADATA_KEY = "sha256"
 # S3 parts must be >= 5 MiB except the last; 16 MiB keeps ~20 parts for the 310 MB model.
 DEFAULT_PART_SIZE = 16 * 1024 * 1024
 MIN_PART_SIZE = 5 * 1024 * 1024
-READ_CHUNK = 1024 * 1024
-HTTP_TIMEOUT_S = 60
-USER_AGENT = "kokoro-voice-weights-cache/1.0"
-
-
-class WeightsCacheError(RuntimeError):
-    """A file could not be cached; the message says which and why."""
-
-
-@dataclass(frozen=True)
-class FileSpec:
-    name: str
-    url: str
-    sha256: str
-    size: int
-
-    @classmethod
-    def from_property(cls, raw: Any) -> FileSpec:
-        if not isinstance(raw, dict):
-            raise WeightsCacheError(f"file entry must be an object, got {raw!r}")
-        missing = [k for k in ("name", "url", "sha256", "size") if not raw.get(k)]
-        if missing:
-            raise WeightsCacheError(f"file entry {raw!r} lacks {', '.join(missing)}")
-        try:
-            size = int(raw["size"])
-        except (TypeError, ValueError) as exc:
-            raise WeightsCacheError(f"file {raw['name']!r}: size {raw['size']!r}") from exc
-        return cls(str(raw["name"]), str(raw["url"]), str(raw["sha256"]).lower(), size)
 
 
 def _part_size() -> int:
@@ -83,29 +57,6 @@ def is_cached(s3: Any, bucket: str, key: str, spec: FileSpec) -> bool:
     )
 
 
-def _open(url: str) -> Any:
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})  # noqa: S310
-    try:
-        return urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_S)  # noqa: S310
-    except urllib.error.HTTPError as exc:
-        raise WeightsCacheError(f"download of {url} failed: HTTP {exc.code} {exc.reason}") from exc
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise WeightsCacheError(f"download of {url} failed: {exc}") from exc
-
-
-def _read_part(body: Any, size: int) -> bytes:
-    """Read up to `size` bytes; short reads from the socket are joined until EOF."""
-    chunks: list[bytes] = []
-    remaining = size
-    while remaining > 0:
-        chunk = body.read(min(READ_CHUNK, remaining))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        remaining -= len(chunk)
-    return b"".join(chunks)
-
-
 def stream_to_s3(s3: Any, bucket: str, key: str, spec: FileSpec) -> None:
     """Stream one file into a multipart upload; complete it only if the sha256 matches."""
     upload = s3.create_multipart_upload(
@@ -116,37 +67,21 @@ def stream_to_s3(s3: Any, bucket: str, key: str, spec: FileSpec) -> None:
     )
     upload_id = upload["UploadId"]
     try:
-        digest = hashlib.sha256()
         parts: list[dict[str, Any]] = []
-        total = 0
         part_size = _part_size()
-        with _open(spec.url) as body:
+        response, _ = open_url(spec.url)
+        with response as body:
+            stream = VerifiedStream(spec, body)
             while True:
-                data = _read_part(body, part_size)
+                data = stream.read(part_size)  # raises if the download breaks off
                 if not data and parts:
                     break
-                digest.update(data)
-                total += len(data)
-                if total > spec.size:
-                    raise WeightsCacheError(
-                        f"{spec.name}: {spec.url} sent more than the pinned {spec.size} bytes; "
-                        "the upstream file changed or the manifest is wrong"
-                    )
                 number = len(parts) + 1
                 etag = s3.upload_part(
                     Bucket=bucket, Key=key, UploadId=upload_id, PartNumber=number, Body=data
                 )["ETag"]
                 parts.append({"PartNumber": number, "ETag": etag})
-                if len(data) < part_size:
-                    break
-        actual = digest.hexdigest()
-        if actual != spec.sha256 or total != spec.size:
-            raise WeightsCacheError(
-                f"checksum mismatch for {spec.name} from {spec.url}: expected sha256 "
-                f"{spec.sha256} ({spec.size} bytes), got {actual} ({total} bytes). Nothing was "
-                f"written to s3://{bucket}/{key}. If upstream legitimately changed, pin a new "
-                "revision in stacks/weights_manifest.json."
-            )
+        stream.verify(f"Nothing was written to s3://{bucket}/{key}.")
         s3.complete_multipart_upload(
             Bucket=bucket, Key=key, UploadId=upload_id, MultipartUpload={"Parts": parts}
         )

@@ -1,14 +1,13 @@
 """Weights-cache custom resource handler against moto S3 and a loopback file host.
 
-The loopback `http.server` stands in for the upstream hosts (GitHub releases, Hugging Face);
-it counts requests so idempotency is measured, not assumed.
+The loopback file host (tests/support/file_host.py) stands in for the upstream hosts (GitHub
+releases, Hugging Face); it counts requests so idempotency is measured, not assumed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,6 +19,7 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 
 from stacks.weights_cache.handler import WeightsCacheError, on_event
+from tests.support.file_host import FileHost
 
 BUCKET = "kokoro-weights-test"
 PREFIX = "kokoro/test-rev/"
@@ -27,51 +27,10 @@ MODEL = os.urandom(11 * 1024 * 1024 + 123)  # three 5 MiB parts, the last one sh
 CONFIG = b'{"vocab": {"a": 1}}' * 50
 
 
-class FileHost:
-    """Serves `files` on 127.0.0.1; /redirect/<name> answers 302 like GitHub releases do."""
-
-    def __init__(self, files: dict[str, bytes]) -> None:
-        self.files = files
-        self.requests: Counter[str] = Counter()
-        host = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                host.requests[self.path] += 1
-                if self.path.startswith("/redirect/"):
-                    self.send_response(302)
-                    self.send_header("Location", "/files/" + self.path.split("/", 2)[2])
-                    self.end_headers()
-                    return
-                body = host.files.get(self.path.removeprefix("/files/"))
-                if body is None:
-                    self.send_error(404, "Not Found")
-                    return
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
-
-    def total_requests(self) -> int:
-        return sum(self.requests.values())
-
-
 @pytest.fixture
 def host() -> Iterator[FileHost]:
-    server = FileHost({"kokoro.onnx": MODEL, "config.json": CONFIG})
-    server.thread.start()
-    yield server
-    server.server.shutdown()
-    server.server.server_close()
+    with FileHost({"kokoro.onnx": MODEL, "config.json": CONFIG}) as server:
+        yield server
 
 
 @pytest.fixture
@@ -251,3 +210,11 @@ def test_bad_properties_are_rejected(s3: Any, props: dict[str, Any], message: st
 def test_unknown_request_type(s3: Any) -> None:
     with pytest.raises(WeightsCacheError, match="unknown RequestType"):
         on_event({"RequestType": "Rollback"}, None, s3)
+
+
+def test_download_broken_off_mid_file_fails_and_leaves_no_object(s3: Any, host: FileHost) -> None:
+    host.cut_after["kokoro.onnx"] = 6 * 1024 * 1024 + 1  # inside the second 5 MiB part
+    with pytest.raises(WeightsCacheError, match=r"broke off after \d+ of the pinned"):
+        on_event(_event("Create", [_file(host, "kokoro.onnx", MODEL)]), None, s3)
+    assert not _exists(s3, PREFIX + "kokoro.onnx")
+    assert _pending_uploads(s3) == []
