@@ -13,7 +13,8 @@ NODE_STAMP := node_modules/.installed
 REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
 	pyproject.toml container/pyproject.toml agent/pyproject.toml
 
-.PHONY: setup demo demo-agent test test-fast lint format synth cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent playground weights test test-fast lint format synth cleanup clean lock soak bench \
+	bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -31,6 +32,15 @@ $(NODE_STAMP): package.json package-lock.json
 
 setup: $(STAMP) $(NODE_STAMP)
 
+# The browser tests drive Debian's chromium (Playwright cannot download its own here).
+# Installed once as root (CI runs as root); with sudo otherwise.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+$(CHROMIUM):
+	@echo "==> installing Debian's chromium for the browser tests"
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
+
 demo: $(STAMP)
 	$(PY) -m demo
 
@@ -38,7 +48,18 @@ demo: $(STAMP)
 demo-agent: $(STAMP)
 	$(PY) -m demo.agent_demo
 
-test: setup
+# The official fp32 weights and English voices that the CDK app deploys (stacks/weights_manifest.json),
+# sha256-checked and resumable, into ~/.cache/kokoro-voice-agent/weights (KOKORO_WEIGHTS_CACHE);
+# demo, demo-agent and playground use them when present.
+weights: $(STAMP)
+	$(PY) -m fetch_weights $(ARGS)
+
+# The browser voice playground on the local stack (prints its URL; Ctrl-C stops it). A deployed
+# runtime instead: make playground ARGS="--runtime-arn arn:aws:bedrock-agentcore:..." (docs/playground.md).
+playground: $(STAMP)
+	$(PY) -m playground $(ARGS)
+
+test: setup $(CHROMIUM)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
