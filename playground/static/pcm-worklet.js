@@ -84,13 +84,14 @@ class PcmPlayer extends AudioWorkletProcessor {
     const out = outputs[0][0];
     const frames = out.length;
     out.fill(0);
+    this.changes = []; // state changes of this quantum, reported once it is rendered
     let at = 0;
     if (this.state === "buffering" && this.ended && this.buffered === 0) {
       this.state = "idle"; // the answer ended with nothing (more) to play
-      this.report("drained");
+      this.changes.push("drained");
     } else if (this.state === "buffering" && (this.buffered >= this.prebufferFrames || this.ended)) {
       this.state = "playing";
-      this.report("playing");
+      this.changes.push("playing");
     }
     if (this.state === "stopping") {
       this.take(out, 0, Math.min(FADE, frames, this.buffered), "out");
@@ -98,7 +99,7 @@ class PcmPlayer extends AudioWorkletProcessor {
       this.buffered = 0;
       this.offset = 0;
       this.state = "idle";
-      this.report("stopped");
+      this.changes.push("stopped");
     } else if (this.state === "playing") {
       if (this.fadeIn) {
         at += this.take(out, 0, Math.min(FADE, frames, this.buffered), "in");
@@ -111,7 +112,7 @@ class PcmPlayer extends AudioWorkletProcessor {
         if (this.ended) {
           if (this.buffered === 0) {
             this.state = "idle";
-            this.report("drained");
+            this.changes.push("drained");
           }
         } else {
           // Ran dry while the answer is still arriving: fade the reserve out, wait for more.
@@ -119,13 +120,16 @@ class PcmPlayer extends AudioWorkletProcessor {
           this.underruns += 1;
           this.fadeIn = true;
           this.state = "buffering";
-          this.report("underrun");
+          this.changes.push("underrun");
         }
       }
     }
     for (let c = 1; c < outputs[0].length; c++) outputs[0][c].set(out);
     this.quanta += 1;
-    if (this.quanta % REPORT_QUANTA === 0 && this.state !== "idle") this.report("tick");
+    for (const kind of this.changes) this.report(kind);
+    if (!this.changes.length && this.quanta % REPORT_QUANTA === 0 && this.state !== "idle") {
+      this.report("tick");
+    }
     return true;
   }
 

@@ -15,6 +15,8 @@ export class AudioOut extends EventTarget {
     this.turn = 0;
     this.last = null; // the worklet's last report
     this.recording = null;
+    this.keepReceived = false; // keep each answer's samples (for inspection) in `received`
+    this.received = new Map();
   }
 
   async start() {
@@ -58,6 +60,10 @@ export class AudioOut extends EventTarget {
     const ints = new Int16Array(pcm, 0, Math.floor(pcm.byteLength / 2));
     const samples = new Float32Array(ints.length);
     for (let i = 0; i < ints.length; i++) samples[i] = ints[i] / 32768;
+    if (this.keepReceived) {
+      if (!this.received.has(turn)) this.received.set(turn, []);
+      this.received.get(turn).push(samples.slice());
+    }
     this.player.port.postMessage({ type: "audio", turn, samples }, [samples.buffer]);
     return ints.length;
   }
@@ -66,11 +72,15 @@ export class AudioOut extends EventTarget {
     this.player.port.postMessage({ type: "end", turn });
   }
 
-  // Interrupt: fade out now; returns the heard time at the moment of the call.
+  // Interrupt: fade out now; returns the heard time and the context frame of the call.
   stop(turn) {
     const heard = this.heardMs();
     this.player.port.postMessage({ type: "stop", turn });
-    return heard;
+    return { heard, frame: this.contextFrame() };
+  }
+
+  contextFrame() {
+    return Math.round(this.context.currentTime * this.sampleRate);
   }
 
   get playing() {
@@ -83,8 +93,7 @@ export class AudioOut extends EventTarget {
     if (!this.last) return 0;
     let frames = this.last.played;
     if (this.last.state === "playing") {
-      const now = Math.round(this.context.currentTime * this.sampleRate);
-      frames += Math.max(0, now - this.last.frame);
+      frames += Math.max(0, this.contextFrame() - this.last.frame);
       frames = Math.min(frames, this.last.received);
     }
     return frames;

@@ -108,8 +108,9 @@ export class Turn {
     return found;
   }
 
-  cut(playedMs) {
+  cut(playedMs, atFrame) {
     this.cutMs = playedMs;
+    this.cutAtFrame = atFrame; // the audio context's frame when the listener interrupted
     this.state = "interrupted";
   }
 
