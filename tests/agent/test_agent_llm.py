@@ -13,8 +13,10 @@ from strands.models.model import Model
 from voice_agent.app import create_app
 from voice_agent.llm import (
     DEFAULT_REPLAY_ANSWER,
+    DEFAULT_SCRIPT,
     SYSTEM_PROMPT,
     ReplayedAnswerSource,
+    ScriptedConversationSource,
     StrandsBedrockSource,
     replay_tokens,
 )
@@ -58,12 +60,20 @@ def test_replay_rejects_bad_settings(kwargs: dict, message: str) -> None:
 
 def test_env_selects_the_source(tmp_path) -> None:
     src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "25"})
-    assert isinstance(src, ReplayedAnswerSource) and src.tokens_per_s == 25
-    assert src.answer == DEFAULT_REPLAY_ANSWER
+    assert isinstance(src, ScriptedConversationSource) and src.tokens_per_s == 25
+    assert src.answers == DEFAULT_SCRIPT and src.answers[0] == DEFAULT_REPLAY_ANSWER
+    src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TEXT": "Just this."})
+    assert isinstance(src, ReplayedAnswerSource) and src.answer == "Just this."
     f = tmp_path / "answer.txt"
     f.write_text("From a file.", encoding="utf-8")
     src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
-    assert src.answer == "From a file."
+    assert isinstance(src, ReplayedAnswerSource) and src.answer == "From a file."
+    f.write_text("First answer.\n---\nSecond answer,\n\non two lines.\n", encoding="utf-8")
+    src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
+    assert src.answers == ("First answer.", "Second answer,\n\non two lines.")
+    f.write_text("First answer.\n---\n\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="non-empty answers between '---' lines"):
+        _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
     with pytest.raises(ValueError, match="BEDROCK_MODEL_ID is not set"):
         _source_from_env({})
     with pytest.raises(ValueError, match="must be 'bedrock' or 'replay'"):
@@ -141,15 +151,25 @@ def test_one_from_env_sets_the_bind_address_and_every_pipeline_timeout() -> None
         "AGENT_TTS_CONNECT_TIMEOUT_S": "3",
         "AGENT_TTS_IDLE_TIMEOUT_S": "4",
         "AGENT_LLM_IDLE_TIMEOUT_S": "5",
+        "AGENT_MAX_TURNS": "6",
+        "AGENT_MAX_CONVERSATIONS": "7",
         "HOST": "127.0.0.1",
         "PORT": "9001",
     }
     settings = AgentSettings.from_env(env)
     assert (settings.host, settings.port) == ("127.0.0.1", 9001)
-    pipeline = create_app(settings).state.pipeline
+    app = create_app(settings)
+    pipeline = app.state.pipeline
     assert (pipeline.connect_timeout_s, pipeline.tts_idle_timeout_s) == (3.0, 4.0)
     assert pipeline.llm_idle_timeout_s == 5.0
-    assert isinstance(pipeline.text_source, ReplayedAnswerSource)
+    assert isinstance(pipeline.text_source, ScriptedConversationSource)
+    conversations = app.state.conversations
+    assert (conversations.max_turns, conversations.max_conversations) == (6, 7)
+    for name in ("AGENT_MAX_TURNS", "AGENT_MAX_CONVERSATIONS"):
+        with pytest.raises(ValueError, match=f"{name} must be at least 1, got 0"):
+            AgentSettings.from_env({**env, name: "0"})
+        with pytest.raises(ValueError, match=f"{name} must be a number"):
+            AgentSettings.from_env({**env, name: "many"})
     with pytest.raises(ValueError, match="AGENT_LLM_IDLE_TIMEOUT_S must be a number"):
         AgentSettings.from_env({**env, "AGENT_LLM_IDLE_TIMEOUT_S": "soon"})
     with pytest.raises(ValueError, match="PORT must be a number"):
