@@ -45,6 +45,8 @@ class InvocationResult:
     total_ms: float | None = None
     metrics: dict[str, Any] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    words: list[dict[str, Any]] = field(default_factory=list)  # `words` events (captions)
+    interrupted: dict[str, Any] | None = None  # /ws: the agent's `interrupted` event
 
     @property
     def ok(self) -> bool:
@@ -77,6 +79,11 @@ class InvocationResult:
         elif kind == "done":
             self.metrics = dict(event.get("metrics", {}))
             self.total_ms = self._ms()
+        elif kind == "words":
+            self.words.append(event)
+        elif kind == "interrupted":
+            self.interrupted = event
+            self.total_ms = self._ms()
         elif kind == "error":
             self.errors.append(event)
             if event.get("fatal", True):
@@ -94,8 +101,9 @@ class InvocationResult:
         write_wav(path, frames, self.sample_rate)
 
 
-def _terminal(event: dict[str, Any]) -> bool:
-    return event.get("type") == "done" or (
+def is_terminal(event: dict[str, Any]) -> bool:
+    """The last event of an answer: `done`, `interrupted` (/ws) or a fatal `error`."""
+    return event.get("type") in ("done", "interrupted") or (
         event.get("type") == "error" and event.get("fatal", True)
     )
 
@@ -118,7 +126,7 @@ async def invoke_http(
         async for sse in source.aiter_sse():
             event = json.loads(sse.data)
             result.add(event)
-            if _terminal(event):
+            if is_terminal(event):
                 break
     return result
 
@@ -141,7 +149,7 @@ async def invoke_ws(
                 result.add(event, data)
             else:
                 result.add(event)
-            if _terminal(event):
+            if is_terminal(event):
                 break
     return result
 
@@ -151,7 +159,7 @@ def read_runtime_stream(chunks: Iterable[bytes], mode: str) -> InvocationResult:
     for data in iter_sse_data(chunks):
         event = json.loads(data)
         result.add(event)
-        if _terminal(event):
+        if is_terminal(event):
             break
     return result
 

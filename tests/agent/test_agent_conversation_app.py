@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -18,9 +17,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from devkit.agent_client import invoke_http
 from devkit.loopback import serve
 from tests.support.fake_tts import FakeTtsServer
+from tests.support.recording_script import RecordingScript
 from voice_agent.app import create_app
-from voice_agent.conversation import NO_HISTORY, History, Turn
-from voice_agent.llm import ScriptedConversationSource
+from voice_agent.conversation import History, Turn
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts
 
@@ -29,20 +28,6 @@ SENTENCE_MS = 60
 FIRST = "Your order shipped today. It arrives on Thursday. Anything else?"
 SECOND = "Sure. I changed the address."
 LONG = "Hi. " + "More words keep coming. " * 40
-
-
-class RecordingScript(ScriptedConversationSource):
-    """Test double of an LLM: a scripted conversation that records the history it was given
-    on every turn (what an LLM would have been prompted with)."""
-
-    def __init__(self, answers: list[str], tokens_per_s: float = 400.0) -> None:
-        super().__init__(answers, tokens_per_s=tokens_per_s)
-        self.prompts: list[tuple[str, History]] = []
-
-    async def stream(self, prompt: str, history: History = NO_HISTORY) -> AsyncIterator[str]:
-        self.prompts.append((prompt, history))
-        async for delta in super().stream(prompt, history):
-            yield delta
 
 
 def make_app(tts_url: str, source: RecordingScript, **settings: Any) -> Any:

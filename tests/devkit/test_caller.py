@@ -1,5 +1,6 @@
 """The caller CLI end to end against the agent app (FakeTtsServer behind it): single runs
-over SSE and /ws saved as WAV, and the stream vs batch comparison table."""
+over SSE and /ws saved as WAV, the stream vs batch comparison table, and conversations with an
+interrupt over both."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from devkit import caller
 from devkit.agent_client import InvocationResult
 from devkit.loopback import serve
 from tests.support.fake_tts import FakeTtsServer
+from tests.support.recording_script import RecordingScript
 from voice_agent.app import create_app
+from voice_agent.conversation import Turn
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts
@@ -80,3 +83,66 @@ def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
     result.write_wav(out)
     with wave.open(str(out)) as wav:
         assert wav.readframes(wav.getnframes()) == b"\x01\x00" * 10 + b"\x02\x00" * 5
+
+
+LONG = "Hi. " + "More words keep coming. " * 40
+SECOND = "Sure. I changed it."
+
+
+@pytest.mark.parametrize("transport", [["--ws"], []])
+async def test_a_two_turn_conversation_with_an_interrupt(
+    transport: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # FakeTtsServer: 20 frames of 960 bytes = 400 ms of audio per sentence, sent far faster
+    # than real time; playback stops at 500 ms, inside the second sentence.
+    source = RecordingScript([LONG, SECOND], tokens_per_s=200)
+    async with FakeTtsServer(frames_per_sentence=20) as tts:
+        app = create_app(AgentSettings(), source, WebSocketTts(tts.url))
+        async with serve(app) as base:
+            argv = [
+                *("--url", base, "--out", str(tmp_path / "turn.wav"), *transport),
+                *("--interrupt-after-ms", "500", "--prompt", "Tell me.", "--prompt", "And?"),
+            ]
+            code = await asyncio.to_thread(caller.main, argv)
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    kept = '; the agent remembers "Hi."' if transport else " (sent with the next request)"
+    assert f"  -- interrupted at 500 ms{kept}\n" in printed
+    assert "you> Tell me.\n" in printed and "you> And?\n" in printed
+    assert f"agent> {SECOND}\n" in printed and "history 1 turns" in printed
+    assert source.prompts[1][1].turns == (Turn("Tell me.", "Hi.", interrupted=True),)
+    # The first answer stopped early: of its many sentences, at most the ones in flight.
+    assert "cancel" in tts.sessions[0].types()
+    assert (tmp_path / "turn_1.wav").exists() and (tmp_path / "turn_2.wav").exists()
+
+
+async def test_turns_without_playback_keep_one_conversation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = RecordingScript([ANSWER, SECOND])
+    async with FakeTtsServer() as tts:
+        app = create_app(AgentSettings(), source, WebSocketTts(tts.url))
+        async with serve(app) as base:
+            argv = ["--url", base, "--out", "", "--prompt", "one", "--prompt", "two"]
+            code = await asyncio.to_thread(caller.main, argv)
+    assert code == 0
+    assert [h.number for _, h in source.prompts] == [0, 1]
+    assert "history 1 turns" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--captions", "--runtime-arn", "arn"], "play a local agent's answers"),
+        (["--interrupt-after-ms", "5", "--compare"], "play a local agent's answers"),
+        (["--captions", "--format", "wav"], "need --format pcm"),
+        (["--interrupt-after-ms", "-1"], "--interrupt-after-ms must be >= 0"),
+        (["--compare", "--prompt", "a", "--prompt", "b"], "--compare takes one --prompt"),
+    ],
+)
+def test_conversation_flags_are_checked(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        caller.parse_args(argv)
+    assert needle in capsys.readouterr().err
