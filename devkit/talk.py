@@ -136,8 +136,9 @@ async def play_answer(
             stop_sent = True
             if stop_reading:
                 reading.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reading
+        await asyncio.wait({reading})
+        if not reading.cancelled():
+            reading.result()  # a broken stream is an error, not the end of the answer
         player.ended.set()
         await playing  # what was buffered plays out, unless the caller stops it
         if player.stopped.is_set() and not stop_sent:
