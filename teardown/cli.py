@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cdk-out", type=Path, help="cloud assembly (default: APP_DIR/cdk.out)")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
     parser.add_argument("--delete", action="store_true", help="delete what is flagged")
+    parser.add_argument(
+        "--keep-weights-bucket",
+        action="store_true",
+        help="never delete the retained weights bucket, so a later deploy can reuse it "
+        "(-c weights_bucket=NAME); it is still reported",
+    )
     parser.add_argument("--yes", action="store_true", help="with --delete: do not ask")
     return parser
 
@@ -129,6 +135,7 @@ def build_scope(args: argparse.Namespace) -> Scope:
         image_refs=refs,
         image_ref_sources=sources,
         stack_names=list(args.stack),
+        keep_weights_bucket=args.keep_weights_bucket,
     )
 
 

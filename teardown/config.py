@@ -12,6 +12,9 @@ DEFAULT_APP_NAME = "kokoro-voice"
 # A custom bootstrap qualifier in cdk.json context; without it the CDK's default applies,
 # read from aws-cdk-lib when needed (teardown.manifests.bootstrap_repository).
 QUALIFIER_CONTEXT_KEY = "@aws-cdk/core:bootstrapQualifier"
+# The CDK app's context key that makes a deploy import an existing weights bucket instead of
+# creating one (stacks/config.py): how a retained bucket is reused after `cdk destroy`.
+WEIGHTS_BUCKET_CONTEXT_KEY = "weights_bucket"
 
 # Same shape the CDK app accepts for its name: it becomes part of tags and stack names.
 _APP_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-_]{0,62}$")

@@ -28,4 +28,6 @@ class Scope:
     image_ref_sources: list[str] = field(default_factory=list)
     # Explicit --stack names; empty means discover by tag and name prefix.
     stack_names: list[str] = field(default_factory=list)
+    # --keep-weights-bucket: report the retained bucket, never delete it (a deploy reuses it).
+    keep_weights_bucket: bool = False
     progress: Callable[[str], None] = stderr_progress

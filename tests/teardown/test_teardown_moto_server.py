@@ -73,6 +73,7 @@ def test_dry_run_delete_and_recheck_as_a_user_runs_them(server_world, server_url
     dry = run_cli(argv, env)
     assert dry.returncode == EXIT_LEFTOVERS, dry.stderr
     assert f"region {tw.REGION}" in dry.stdout
+    assert f"-c weights_bucket={server_world.weights_bucket}" in dry.stdout
 
     delete = run_cli([*argv, "--delete", "--yes"], env)
     assert delete.returncode == EXIT_CLEAN, delete.stderr
