@@ -134,6 +134,14 @@ def test_weights_bucket_name_is_taken_as_given() -> None:
     assert _config(weights_bucket="").weights_bucket is None
 
 
+def test_cleanup_reuse_hint_names_the_key_the_app_reads() -> None:
+    # teardown prints `-c <key>=NAME` next to a retained bucket; the app must accept that key.
+    from teardown.config import WEIGHTS_BUCKET_CONTEXT_KEY
+
+    name = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
+    assert _config(**{WEIGHTS_BUCKET_CONTEXT_KEY: name}).weights_bucket == name
+
+
 def test_manifest_revision_is_fully_pinned() -> None:
     revision = load_revision("kokoro-82m-v1.0-onnx-fp32")
     assert revision.prefix == "kokoro/kokoro-82m-v1.0-onnx-fp32/"
