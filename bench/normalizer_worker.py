@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +30,7 @@ def load(candidate: str) -> Callable[[str], str]:
         from nemo_text_processing.text_normalization.normalize import Normalizer
 
         # Grammars compiled once into the cache (what an image build would do), then loaded.
-        cache = os.environ.get("NEMO_CACHE_DIR", str(ROOT / "bench" / "results" / "nemo-cache"))
+        cache = os.environ.get("NEMO_CACHE_DIR") or str(Path(tempfile.gettempdir()) / "nemo-cache")
         normalizer = Normalizer(input_case="cased", lang="en", cache_dir=cache)
         return lambda text: normalizer.normalize(text, punct_post_process=True)
     if candidate == "gruut":
