@@ -56,6 +56,11 @@ def check_phonemes(phonemes: str, vocab: Mapping[str, int], where: str) -> str:
     return phonemes
 
 
+def _spaced(char: str) -> bool:
+    """Letters of scripts that separate words with spaces (not kana or CJK ideographs)."""
+    return char.isalnum() and ord(char) < 0x2E80
+
+
 class Lexicon:
     """Words with the phonemes to say for them, matched as whole words."""
 
@@ -81,9 +86,9 @@ class Lexicon:
         alternatives = []
         for word in sorted(self.entries, key=len, reverse=True):
             escaped = re.escape(word)
-            if word[0].isalnum():
+            if _spaced(word[0]):
                 escaped = r"(?<!\w)" + escaped
-            if word[-1].isalnum():
+            if _spaced(word[-1]):
                 escaped += r"(?!\w)"
             flags = "(?i:" if word == word.lower() else "(?:"
             alternatives.append(flags + escaped + ")")

@@ -128,3 +128,11 @@ def test_server_lexicon_file_is_read_and_checked(tmp_path, service):
     (tmp_path / "list.json").write_text("[]", encoding="utf-8")
     with pytest.raises(PronunciationError, match="JSON object"):
         load_lexicon_file(str(tmp_path / "list.json"), vocab)
+
+
+def test_lexicon_words_in_japanese_text_need_no_spaces(service):
+    vocab = service.engine.vocab
+    frontend = build_frontend(Settings(), vocab)
+    lexicon = Lexicon({"東京": "toːkʲoː"}, vocab, "lexicon")
+    words = frontend("今日東京に行きます。", "jf_alpha", lexicon).words
+    assert ("東京", "toːkʲoː ") in [(w.text, w.phonemes) for w in words]
