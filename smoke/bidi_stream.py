@@ -53,6 +53,7 @@ def stream_call(endpoint: str) -> Call:
         "InvokeEndpointWithBidirectionalStream",
         "sagemaker:InvokeEndpointWithBidirectionalStream",
         f"endpoint {endpoint}",
+        stream=True,
     )
 
 
@@ -137,7 +138,7 @@ class SessionReader:
 
     def _silence(self, kind: str) -> Diagnosis:
         if not self.tally.anything:
-            return no_response(self._call, self._timeout_s, bidi=True)
+            return no_response(self._call, self._timeout_s)
         if not self.tally.audio:
             return no_audio(self._call, self.tally.seen(), self._timeout_s)
         detail = f"no `{kind}` within {self._timeout_s:g} s (after: {self.tally.seen()})"

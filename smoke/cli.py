@@ -13,6 +13,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Callable
+from concurrent.futures import InvalidStateError
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,6 +173,20 @@ def run_checks(
     return results
 
 
+def quiet_cancelled_crt_connects() -> None:
+    """awscrt sets the outcome of a connect future the SDK already cancelled (after a stream
+    that never answered), and Python prints that as a traceback; the diagnosis says it all."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        trace = unraisable.exc_traceback
+        from_crt = trace is not None and "awscrt" in trace.tb_frame.f_code.co_filename
+        if not (from_crt and isinstance(unraisable.exc_value, InvalidStateError)):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+
+
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -186,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         # The HTTP/2 SDK behind the stream reads the profile from the environment only.
         os.environ["AWS_PROFILE"] = args.profile
+    quiet_cancelled_crt_connects()
     try:
         plan = build_plan(args, dict(os.environ))
     except SetupError as exc:

@@ -45,6 +45,7 @@ class Call:
     operation: str  # e.g. "InvokeEndpoint"
     action: str  # e.g. "sagemaker:InvokeEndpoint"
     resource: str  # e.g. "endpoint kokoro-voice-tts"
+    stream: bool = False  # the bidirectional stream (its silence has its own likely cause)
 
 
 # Error codes AWS services use when the caller lacks a permission.
@@ -72,10 +73,14 @@ THROTTLING_CODES = frozenset(
         "ServiceQuotaExceededException",
     }
 )
+# SageMaker says "not found" through its validation errors (InputValidationError: HTTP/2 SDK).
+VALIDATION_CODES = frozenset({"ValidationError", "ValidationException", "InputValidationError"})
 # Exception class names (botocore, smithy) for "no credentials anywhere in the chain".
 NO_CREDENTIAL_TYPES = frozenset(
     {"NoCredentialsError", "PartialCredentialsError", "IdentityChainError"}
 )
+# The same in an error's text ("Unable to locate credentials" is botocore's message).
+NO_CREDENTIAL_MARKERS = (*NO_CREDENTIAL_TYPES, "Unable to locate credentials")
 # Exception class names for "could not reach the service at all".
 UNREACHABLE_TYPES = frozenset(
     {"EndpointConnectionError", "ConnectionRefusedError", "gaierror", "ConnectTimeoutError"}
@@ -84,6 +89,11 @@ UNREACHABLE_TYPES = frozenset(
 NO_RESPONSE_TYPES = frozenset(
     {"ReadTimeoutError", "TimeoutError", "ClientTimeoutError", "ConnectionClosedError"}
 )
+
+# awscrt (the HTTP/2 SDK's transport) names its failures in the message: AWS_IO_...
+_CRT_CODE = re.compile(r"\bAWS_(?:IO|ERROR)_[A-Z0-9_]+")
+CRT_NO_RESPONSE = frozenset({"AWS_IO_TLS_NEGOTIATION_TIMEOUT"})  # connected, never answered
+CRT_UNREACHABLE_PREFIXES = ("AWS_IO_SOCKET_", "AWS_IO_DNS_", "AWS_IO_TLS_ERROR_")
 
 # AWS's AccessDenied wording: "User: ARN is not authorized to perform: ACTION on resource:
 # RESOURCE because no identity-based policy allows ..." (or "with an explicit deny in ...").
@@ -149,10 +159,22 @@ def from_exception(exc: BaseException, call: Call, timeout_s: float | None = Non
             return unreachable(call, describe_exception(item))
         if names & NO_RESPONSE_TYPES:
             return no_response(call, timeout_s, detail=describe_exception(item))
+        crt = _from_crt_text(describe_exception(item), call)
+        if crt is not None:
+            return crt
         if {"CallError", "ServiceError"} & names and "ClientTimeoutError" not in names:
             # A modeled error of the HTTP/2 SDK: its class name is the AWS error code.
             return from_aws_error(type(item).__name__, str(getattr(item, "message", item)), call)
     return unexpected(call, describe_exception(exc))
+
+
+def _from_crt_text(text: str, call: Call) -> Diagnosis | None:
+    code = _CRT_CODE.search(text)
+    if code and code[0] in CRT_NO_RESPONSE:
+        return no_response(call, None, detail=text)  # the SDK's own timer ran out
+    if code and code[0].startswith(CRT_UNREACHABLE_PREFIXES):
+        return unreachable(call, text)
+    return None
 
 
 def from_aws_error(code: str, message: str, call: Call, status: int | None = None) -> Diagnosis:
@@ -167,7 +189,7 @@ def from_aws_error(code: str, message: str, call: Call, status: int | None = Non
             "refresh or fix the credentials (expired session? `aws sso login`), then re-run",
         )
     if code == "ResourceNotFoundException" or (
-        code in {"ValidationError", "ValidationException"} and _NOT_FOUND.search(message)
+        code in VALIDATION_CODES and _NOT_FOUND.search(message)
     ):
         return not_found(call, f"{code}: {message}")
     if code in THROTTLING_CODES:
@@ -206,12 +228,15 @@ def from_event(code: str, message: str, call: Call) -> Diagnosis:
     sagemaker:InvokeEndpointWithBidirectionalStream); that cause wins over the wrapper's code."""
     if _DENIED.search(message) or any(c in message for c in ACCESS_DENIED_CODES):
         return access_denied(call, message)
-    if "IdentityChainError" in message or "NoCredentialsError" in message:
+    if any(marker in message for marker in NO_CREDENTIAL_MARKERS):
         return no_credentials(call, sdk_error=message)
+    crt = _from_crt_text(message, call)
+    if crt is not None:
+        return crt
     for embedded in _EMBEDDED_CODE.findall(message):
         if embedded in BAD_CREDENTIAL_CODES | THROTTLING_CODES | {"ResourceNotFoundException"}:
             return from_aws_error(embedded, message, call)
-        if embedded in {"ValidationError", "ValidationException"} and _NOT_FOUND.search(message):
+        if embedded in VALIDATION_CODES and _NOT_FOUND.search(message):
             return not_found(call, message)
     if call.action.startswith("bedrock-agentcore:"):
         return Diagnosis(
@@ -298,12 +323,10 @@ def not_in_service(endpoint: str, status: str, failure_reason: str | None) -> Di
     )
 
 
-def no_response(
-    call: Call, timeout_s: float | None, detail: str | None = None, bidi: bool = False
-) -> Diagnosis:
+def no_response(call: Call, timeout_s: float | None, detail: str | None = None) -> Diagnosis:
     within = f" within {timeout_s:g} s" if timeout_s else ""
     extra = f" ({detail})" if detail else ""
-    if bidi:
+    if call.stream:
         return Diagnosis(
             Cause.NO_RESPONSE,
             f"{call.operation}: the stream opened but nothing came back{within}: wrong port "

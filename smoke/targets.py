@@ -56,7 +56,18 @@ def stack_outputs(cloudformation: Any, stack: str) -> dict[str, str]:
 
 
 def output_value(cloudformation: Any, stack: str, key: str, flag: str) -> str:
-    value = stack_outputs(cloudformation, stack).get(key)
+    try:
+        outputs = stack_outputs(cloudformation, stack)
+    except SetupError as exc:
+        if exc.diagnosis.cause is not Cause.NOT_FOUND:
+            raise
+        raise setup_error(
+            Cause.NOT_FOUND,
+            exc.diagnosis.summary,
+            f"check the region (--region, AWS_REGION) and the app name (--app-name), deploy "
+            f"with `npx cdk deploy --all`, or pass {flag}",
+        ) from exc
+    value = outputs.get(key)
     if not value:
         raise setup_error(
             Cause.NOT_FOUND,
