@@ -32,9 +32,9 @@ from smoke.result import CheckResult, elapsed_ms, failed
 from voice_agent.tts.base import TtsAudio, TtsControl, TtsEvent, TtsFailure, TtsTransport
 
 NAME = "bidi-stream"
-SENTENCES = "This is the smoke check of the stream. A second sentence follows it."
+SENTENCES = "This is the smoke check. A second sentence follows."
 # The third sentence is complete (text follows it), so it is queued when `cancel` arrives.
-CANCELLED_TEXT = "This third sentence is cancelled before anyone hears it. So is the rest"
+CANCELLED_TEXT = "This third sentence is cancelled. So is the rest"
 SPOKEN_SENTENCES = 2
 AUDIO_FORMAT = "pcm"
 SAMPLE_RATE = 24000

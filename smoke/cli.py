@@ -21,9 +21,14 @@ from typing import Any
 import boto3
 
 from smoke import agent_runtime, bidi_stream, invoke_endpoint
-from smoke.aws import Region, SetupError, make_client, make_session, require_credentials
-from smoke.aws import resolve_region as resolve_region_from
-from smoke.diagnosis import Diagnosis
+from smoke.aws import (
+    Region,
+    SetupError,
+    make_client,
+    make_session,
+    require_credentials,
+    resolve_region,
+)
 from smoke.endpoint_status import endpoint_state
 from smoke.report import render
 from smoke.result import CheckResult, failed
@@ -92,7 +97,7 @@ class Plan:
 def build_plan(args: argparse.Namespace, env: dict[str, str]) -> Plan:
     """Session, region, credentials, then the targets: flags first, else stack outputs."""
     session = make_session(args.profile)
-    region = resolve_region_from(session, args.region, env)
+    region = resolve_region(session, args.region, env)
     require_credentials(session)
     endpoint_name, runtime_arn = args.endpoint_name, args.runtime_arn
     need_endpoint = bool({"invoke", "stream"} - set(args.skip)) and not endpoint_name
@@ -130,47 +135,47 @@ def run_checks(
     transport_factory: Callable[[str, str], Any] = sagemaker_transport,
     progress: Callable[[str], None] = lambda line: None,
 ) -> list[CheckResult]:
+    """The checks in order; an endpoint that is not InService fails both endpoint checks
+    with that diagnosis instead of being invoked."""
     results: list[CheckResult] = []
-    endpoint_problem: Diagnosis | None = None
-    if plan.endpoint_name and {"invoke", "stream"} - skip:
-        state = endpoint_state(plan.client("sagemaker"), plan.endpoint_name, plan.timeout_s)
-        progress(f"endpoint {plan.endpoint_name}: {state.status}")
-        endpoint_problem = state.problem
-    if "invoke" not in skip and plan.endpoint_name:
-        progress("invoke-endpoint ...")
-        results.append(
-            failed(invoke_endpoint.NAME, endpoint_problem)
-            if endpoint_problem
-            else invoke_endpoint.run_invoke_check(
-                plan.client("sagemaker-runtime"), plan.endpoint_name, plan.voice, plan.timeout_s
-            )
-        )
-    if "stream" not in skip and plan.endpoint_name:
-        progress("bidi-stream ...")
-        results.append(
-            failed(bidi_stream.NAME, endpoint_problem)
-            if endpoint_problem
-            else asyncio.run(
-                bidi_stream.run_stream_check(
-                    transport_factory(plan.endpoint_name, plan.region.name),
-                    plan.endpoint_name,
-                    plan.voice,
-                    plan.timeout_s,
+    endpoint = plan.endpoint_name
+    if endpoint and {"invoke", "stream"} - skip:
+        state = endpoint_state(plan.client("sagemaker"), endpoint, plan.timeout_s)
+        progress(f"endpoint {endpoint}: {state.status}")
+        if "invoke" not in skip:
+            progress(f"{invoke_endpoint.NAME} ...")
+            results.append(
+                failed(invoke_endpoint.NAME, state.problem)
+                if state.problem
+                else invoke_endpoint.run_invoke_check(
+                    plan.client("sagemaker-runtime"), endpoint, plan.voice, plan.timeout_s
                 )
             )
-        )
-    if "agent" not in skip and plan.runtime_arn:
-        progress("agent-runtime ...")
+        if "stream" not in skip:
+            progress(f"{bidi_stream.NAME} ...")
+            results.append(
+                failed(bidi_stream.NAME, state.problem)
+                if state.problem
+                else _run_stream(plan, endpoint, transport_factory)
+            )
+    if plan.runtime_arn and "agent" not in skip:
+        progress(f"{agent_runtime.NAME} ...")
+        client = plan.client("bedrock-agentcore")
         results.append(
             agent_runtime.run_agent_check(
-                plan.client("bedrock-agentcore"),
-                plan.runtime_arn,
-                plan.prompt,
-                plan.voice,
-                plan.timeout_s,
+                client, plan.runtime_arn, plan.prompt, plan.voice, plan.timeout_s
             )
         )
     return results
+
+
+def _run_stream(
+    plan: Plan, endpoint: str, transport_factory: Callable[[str, str], Any]
+) -> CheckResult:
+    transport = transport_factory(endpoint, plan.region.name)
+    return asyncio.run(
+        bidi_stream.run_stream_check(transport, endpoint, plan.voice, plan.timeout_s)
+    )
 
 
 def quiet_cancelled_crt_connects() -> None:
@@ -204,12 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     quiet_cancelled_crt_connects()
     try:
         plan = build_plan(args, dict(os.environ))
+        _stderr(f"region {plan.region.name} (from {plan.region.source})")
+        results = run_checks(plan, set(args.skip), progress=_stderr)
     except SetupError as exc:
         print(render([], exc.diagnosis))
         return EXIT_SETUP
-    _stderr(f"region {plan.region.name} (from {plan.region.source})")
-    try:
-        results = run_checks(plan, set(args.skip), progress=_stderr)
     except KeyboardInterrupt:
         _stderr("interrupted")
         return 130

@@ -12,7 +12,7 @@ from smoke.diagnosis import Call, from_exception, no_audio
 from smoke.result import CheckResult, elapsed_ms, failed
 
 NAME = "invoke-endpoint"
-TEXT = "This is the smoke check of the text to speech endpoint."
+TEXT = "This is the smoke check."
 FIRST_CHUNK_BYTES = 4096
 
 

@@ -31,7 +31,7 @@ from voice_agent.tts.websocket import WebSocketTts
 REGION = "us-east-1"
 ENDPOINT = "kokoro-voice-tts"
 RUNTIME_ARN = f"arn:aws:bedrock-agentcore:{REGION}:{ACCOUNT}:runtime/kokoro_voice_agent-Ab12Cd34Ef"
-ANSWER = "Hello from the voice agent. The smoke check hears two sentences."
+ANSWER = "Hello from the agent. Two sentences."
 KEY_ID = "AKIASMOKETESTKEY0001"  # fake; only loopback stand-ins ever see it
 
 # Every variable that could route or authenticate a client differently from what a test sets.

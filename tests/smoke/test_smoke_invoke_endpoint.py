@@ -31,7 +31,7 @@ def test_one_invocation_returns_wav_from_the_real_model(
     assert result.first_audio_ms is not None and result.total_ms is not None
     assert 0 < result.first_audio_ms <= result.total_ms
     seconds = float(result.detail.split(" s of WAV")[0])
-    assert 1.0 < seconds < 10.0  # one sentence of real speech
+    assert 0.5 < seconds < 10.0  # one sentence of real speech
     # What the client really sent: SageMaker's path, the container's JSON body, SigV4 for
     # the region and the `sagemaker` signing name, to the host and port it was routed to.
     (sent,) = front.requests
