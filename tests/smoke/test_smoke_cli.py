@@ -84,6 +84,28 @@ def test_after_deploy_with_only_aws_region_set(
     )
 
 
+def test_a_stream_cut_short_prints_its_diagnosis_not_a_traceback(
+    deployed: Deployed, tmp_path: Path
+) -> None:
+    """Giving up on a stream before its TLS handshake ends makes awscrt complete a future the
+    SDK already cancelled; the user sees the diagnosis, not Python's traceback of that.
+    With an 8 s deadline, awscrt's own 10 s TLS timeout fires while the check is closing."""
+    deployed.endpoint()
+    with SilentListener() as silent:
+        env = user_env(
+            tmp_path,
+            AWS_REGION=REGION,
+            AWS_ACCESS_KEY_ID=KEY_ID,
+            AWS_SECRET_ACCESS_KEY="fake",
+            **route_env(deployed.moto_url, stream_url=f"https://127.0.0.1:{silent.port}"),
+        )
+        args = ("--endpoint-name", ENDPOINT, "--skip", "invoke", "--skip", "agent")
+        done = run_cli(env, *args, "--timeout-s", "8")
+    assert done.returncode == EXIT_FAILED
+    assert "wrong port or no response" in done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+
+
 def test_exit_code_zero_when_every_check_that_ran_passed(
     deployed: Deployed, front: AwsFront, front_url: str, tmp_path: Path
 ) -> None:
