@@ -13,8 +13,8 @@ def _ms(value: float | None) -> str:
 
 
 def row(result: CheckResult) -> str:
-    verdict = "PASS" if result.ok else "FAIL"
-    detail = result.detail if result.ok else str(result.diagnosis.cause)  # type: ignore[union-attr]
+    verdict = "PASS" if result.diagnosis is None else "FAIL"
+    detail = result.detail if result.diagnosis is None else str(result.diagnosis.cause)
     return (
         f"{result.name:<16}{verdict:<8}{_ms(result.first_audio_ms):>13}"
         f"{_ms(result.total_ms):>12}  {detail}"

@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import boto3
 import pytest
@@ -97,7 +98,7 @@ class Deployed:
 
     moto_url: str
 
-    def _client(self, service: str):  # type: ignore[no-untyped-def]
+    def _client(self, service: str) -> Any:
         return boto3.client(
             service,
             region_name=REGION,

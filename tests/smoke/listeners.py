@@ -10,12 +10,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import socket
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Self
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -75,7 +74,9 @@ async def _audioless(ws: ServerConnection) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _ws_server(handler) -> AsyncIterator[str]:  # type: ignore[no-untyped-def]
+async def _ws_server(
+    handler: Callable[[ServerConnection], Awaitable[None]],
+) -> AsyncIterator[str]:
     async with serve(handler, "127.0.0.1", 0) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         yield f"ws://127.0.0.1:{port}/invocations-bidirectional-stream"
@@ -87,9 +88,3 @@ def mute_tts_server() -> contextlib.AbstractAsyncContextManager[str]:
 
 def audioless_tts_server() -> contextlib.AbstractAsyncContextManager[str]:
     return _ws_server(_audioless)
-
-
-async def wait_accepted(listener: SilentListener, timeout_s: float = 5.0) -> None:
-    async with asyncio.timeout(timeout_s):
-        while not listener.accepted:
-            await asyncio.sleep(0.02)

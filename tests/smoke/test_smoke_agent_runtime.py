@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -25,7 +26,7 @@ from voice_agent.tts.websocket import WebSocketTts
 pytestmark = pytest.mark.model
 
 
-def agentcore_client(aws_env: pytest.MonkeyPatch, url: str, timeout_s: float = 60.0):  # type: ignore[no-untyped-def]
+def agentcore_client(aws_env: pytest.MonkeyPatch, url: str, timeout_s: float = 60.0) -> Any:
     for name, value in route_env(front_url=url).items():
         aws_env.setenv(name, value)
     return make_client(make_session(None), "bedrock-agentcore", REGION, timeout_s)

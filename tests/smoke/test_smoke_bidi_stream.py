@@ -9,6 +9,7 @@ AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2 variable.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,7 @@ async def test_a_transport_failure_is_reported_with_its_cause() -> None:
     class Refused:
         """A transport whose stream fails at once the way the agent's transports report it."""
 
-        async def open_session(self, voice, audio_format, sample_rate):  # type: ignore[no-untyped-def]
+        async def open_session(self, voice: Any, audio_format: str, sample_rate: int) -> Any:
             return self
 
         async def send_text(self, text: str) -> None: ...
@@ -74,7 +75,7 @@ async def test_a_transport_failure_is_reported_with_its_cause() -> None:
         async def close(self) -> None: ...
         async def aclose(self) -> None: ...
 
-        async def events(self):  # type: ignore[no-untyped-def]
+        async def events(self) -> Any:
             yield TtsFailure(
                 "tts_service_error",
                 "SageMaker AccessDeniedException: User: arn:aws:sts::123456789012:assumed-"

@@ -4,6 +4,7 @@ Kokoro server behind the SageMaker front-door stand-in, and each failure it must
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from tests.smoke.listeners import SilentListener
 pytestmark = pytest.mark.model
 
 
-def runtime_client(aws_env: pytest.MonkeyPatch, url: str, timeout_s: float = 60.0):  # type: ignore[no-untyped-def]
+def runtime_client(aws_env: pytest.MonkeyPatch, url: str, timeout_s: float = 60.0) -> Any:
     for name, value in route_env(front_url=url).items():
         aws_env.setenv(name, value)
     return make_client(make_session(None), "sagemaker-runtime", REGION, timeout_s)

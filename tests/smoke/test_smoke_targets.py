@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aws_cdk import App
@@ -49,7 +50,7 @@ def test_app_name_comes_from_cdk_json(tmp_path: Path) -> None:
         app_name_from_cdk_json(tmp_path)
 
 
-def cloudformation(deployed: Deployed, aws_env: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def cloudformation(deployed: Deployed, aws_env: pytest.MonkeyPatch) -> Any:
     for name, value in route_env(moto_url=deployed.moto_url).items():
         aws_env.setenv(name, value)
     return make_client(make_session(None), "cloudformation", REGION, 10)
