@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent test lint format synth smoke cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -57,6 +57,11 @@ bench: $(STAMP)
 
 bench-quick: $(STAMP)
 	$(PY) -m bench --quick $(ARGS)
+
+# After `npx cdk deploy --all`: one call of each kind against the deployed stacks, each with
+# its time to first audio or a diagnosis (docs/deploy.md). ARGS="--region ... --skip agent".
+smoke: $(STAMP)
+	PYTHONPATH=agent $(PY) -m smoke $(ARGS)
 
 # After `npx cdk destroy --all`: report (and with ARGS="--delete" remove) what is left.
 cleanup: $(STAMP)
