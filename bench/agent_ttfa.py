@@ -1,10 +1,10 @@
 """Benchmark 2: time to first audio through the voice agent, `batch` vs `stream`.
 
 Locally, the real Kokoro server and the real agent run as two processes on loopback
-(`demo.agent_demo.local_stack`); the agent's text comes from its replayed-answer source
-(the benchmark paragraph replayed at a fixed token rate, not an LLM). For each token rate
-(default 20, 40, 80 tokens/s) the two modes run interleaved after a warm-up. Measured at the
-caller (SSE over HTTP): time to first text, time to first audio, total.
+(`devkit.local_stack.voice_agent_stack`, as in `make demo-agent`); the agent's text comes
+from its replayed-answer source (the benchmark paragraph replayed at a fixed token rate, not
+an LLM). For each token rate (default 20, 40, 80 tokens/s) the two modes run interleaved after
+a warm-up. Measured at the caller (SSE over HTTP): time to first text, time to first audio, total.
 
     python -m bench.agent_ttfa [--rates 20,40,80] [--runs N] [--quick]
     python -m bench.agent_ttfa --agent-url http://HOST:PORT      # an agent already running
@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench import ROOT, plots
+from bench import plots
 from bench.common import (
     RESULTS_DIR,
     BenchError,
@@ -34,6 +31,10 @@ from bench.common import (
 )
 from bench.machine import machine_info
 from bench.stats import summarize
+from devkit import agent_client
+from devkit.agent_client import InvocationResult
+from devkit.local_stack import voice_agent_stack
+from devkit.paths import OUT_DIR
 
 NAME = "agent_ttfa"
 MODES = ("stream", "batch")
@@ -42,18 +43,6 @@ PUBLIC_REFERENCE = {
     "local_agent_container_speedup": 2.4,
     "deployed_agentcore_runtime_speedup": 3.5,
 }
-
-
-def agent_modules() -> tuple[Any, Any]:
-    """The agent's caller and the local demo's stack: the benchmark measures the shipped code."""
-    try:
-        from demo import agent_demo
-        from voice_agent import client
-    except ImportError as exc:
-        raise BenchError(
-            f"the agent benchmark needs the voice agent package (agent/voice_agent): {exc}"
-        ) from None
-    return client, agent_demo
 
 
 def parse_rates(raw: str) -> list[float]:
@@ -66,7 +55,7 @@ def parse_rates(raw: str) -> list[float]:
     return rates
 
 
-def invocation_sample(result: Any) -> Sample:
+def invocation_sample(result: InvocationResult) -> Sample:
     if not result.ok or result.first_audio_ms is None:
         raise BenchError(f"{result.mode} invocation failed: {result.errors}")
     return {
@@ -86,19 +75,6 @@ def build_modes(invoke: Any) -> dict[str, RunOnce]:
         return run
 
     return {mode: one(mode) for mode in MODES}
-
-
-@contextmanager
-def local_agent(rate: float) -> Iterator[str]:
-    _, agent_demo = agent_modules()
-    # The agent child process imports voice_agent through PYTHONPATH, which local_stack builds
-    # from the caller's environment: make sure agent/ is on it however this was started.
-    agent_dir = str(ROOT / "agent")
-    parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if agent_dir not in parts:
-        os.environ["PYTHONPATH"] = os.pathsep.join([agent_dir, *parts])
-    with agent_demo.local_stack(rate, ROOT / "out") as base_url:
-        yield base_url
 
 
 def analyse_group(label: str, samples: dict[str, list[Sample]]) -> dict[str, Any]:
@@ -149,13 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         runs = resolve_runs(args, quick_runs=1)
         if args.runtime_arn and args.agent_url:
             raise BenchError("give either --runtime-arn or --agent-url, not both")
-        client, _ = agent_modules()
         groups = []
         if args.runtime_arn:
 
             async def invoke_runtime(payload: dict[str, Any]) -> Any:
                 return await asyncio.to_thread(
-                    client.invoke_runtime, args.runtime_arn, payload, args.region
+                    agent_client.invoke_runtime, args.runtime_arn, payload, args.region
                 )
 
             samples = asyncio.run(measure_group(invoke_runtime, runs, args.warmup))
@@ -165,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
             url = args.agent_url.rstrip("/")
 
             async def invoke_running(payload: dict[str, Any]) -> Any:
-                return await client.invoke_http(url, payload)
+                return await agent_client.invoke_http(url, payload)
 
             samples = asyncio.run(measure_group(invoke_running, runs, args.warmup))
             groups.append(analyse_group("running agent", samples))
@@ -174,10 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             rates = parse_rates(args.rates or ("40" if args.quick else "20,40,80"))
             for rate in rates:
                 print(f"Starting the Kokoro server and the agent (replay at {rate:g} tokens/s) ...")
-                with local_agent(rate) as base_url:
+                with voice_agent_stack(rate, OUT_DIR) as base_url:
 
                     async def invoke_local(payload: dict[str, Any], url: str = base_url) -> Any:
-                        return await client.invoke_http(url, payload)
+                        return await agent_client.invoke_http(url, payload)
 
                     samples = asyncio.run(measure_group(invoke_local, runs, args.warmup))
                 groups.append(analyse_group(f"{rate:g} tokens/s", samples))

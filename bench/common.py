@@ -19,15 +19,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import ROOT
 from bench.tables import print_tables
-from bench.transport import invoke_endpoint_once, stream_with_transport
-from demo.server_process import running_server, wait_healthy
-from demo.tts_client import OneShotResult, StreamResult, stream_text, synthesize_once
+from devkit.local_stack import tts_server
+from devkit.paths import OUT_DIR, REPO_ROOT
+from devkit.processes import wait_healthy
+from devkit.text import PARAGRAPH
+from devkit.tts_client import (
+    OneShotResult,
+    StreamResult,
+    invoke_endpoint_once,
+    stream_session,
+    synthesize_once,
+    websocket_transport,
+)
+from voice_agent.tts.base import TtsTransport
+from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
-RESULTS_DIR = ROOT / "bench" / "results"
-PARAGRAPH = ROOT / "demo" / "paragraph.txt"
-SERVER_LOG = ROOT / "out" / "bench-server.log"
+RESULTS_DIR = REPO_ROOT / "bench" / "results"
+SERVER_LOG = OUT_DIR / "bench-server.log"
 
 
 class BenchError(RuntimeError):
@@ -39,7 +48,7 @@ class Target:
     kind: str  # "local" (started here), "url" (already running) or "sagemaker"
     base_url: str  # empty for sagemaker
     description: str
-    transport: Any = None  # a voice_agent.tts transport; None: the container's WebSocket route
+    transport: TtsTransport | None = None  # None: the container's WebSocket route
     endpoint_name: str | None = None
     region: str | None = None
 
@@ -52,14 +61,18 @@ class Target:
         deltas: list[str],
         *,
         tokens_per_s: float | None = None,
-        start: dict[str, Any] | None = None,
+        audio_format: str = "pcm",
+        sample_rate: int = DEFAULT_SAMPLE_RATE,
     ) -> StreamResult:
         """One bidirectional session: send deltas (paced if tokens_per_s), close, collect."""
-        if self.transport is not None:
-            return await stream_with_transport(
-                self.transport, deltas, tokens_per_s=tokens_per_s, start=start
-            )
-        return await stream_text(self.base_url, deltas, tokens_per_s=tokens_per_s, start=start)
+        transport = self.transport or websocket_transport(self.base_url)
+        return await stream_session(
+            transport,
+            deltas,
+            tokens_per_s=tokens_per_s,
+            audio_format=audio_format,
+            sample_rate=sample_rate,
+        )
 
     async def one_shot(self, text: str, **options: Any) -> OneShotResult:
         """The non-streaming route (POST /invocations; InvokeEndpoint on SageMaker)."""
@@ -155,7 +168,7 @@ def open_target(args: argparse.Namespace, env: dict[str, str] | None = None) -> 
     settings = ", ".join(f"{k}={v}" for k, v in (env or {}).items()) or "default settings"
     print(f"Starting the Kokoro server on 127.0.0.1 (real Kokoro-82M, CPU; {settings}) ...")
     started = time.perf_counter()
-    with running_server(env=env, timeout_s=300.0, log_path=SERVER_LOG) as base_url:
+    with tts_server(env=env, timeout_s=300.0, log_path=SERVER_LOG) as base_url:
         print(f"  healthy after {time.perf_counter() - started:.1f} s at {base_url}")
         yield Target("local", base_url, "the real server (container/serve) started on 127.0.0.1")
 
@@ -197,7 +210,7 @@ def write_result(results_dir: Path, name: str, data: dict[str, Any]) -> Path:
 
 
 def read_paragraph() -> str:
-    return PARAGRAPH.read_text(encoding="utf-8").strip()
+    return PARAGRAPH
 
 
 def ms(seconds: float | None) -> str:

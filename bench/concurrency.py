@@ -36,7 +36,6 @@ from bench.machine import machine_info
 from bench.stats import median, summarize
 
 NAME = "concurrency"
-START = {"format": "pcm", "sample_rate": 24000}
 
 
 def parse_levels(raw: str) -> list[int]:
@@ -63,9 +62,7 @@ def build_modes(target: Target, paragraph: str, levels: list[int]) -> dict[str, 
     def level(n: int) -> RunOnce:
         async def run() -> Sample:
             t0 = time.perf_counter()
-            results = await asyncio.gather(
-                *(target.stream([paragraph], start=START) for _ in range(n))
-            )
+            results = await asyncio.gather(*(target.stream([paragraph]) for _ in range(n)))
             wall = time.perf_counter() - t0
             for r in results:
                 if r.errors or r.first_audio_s is None:

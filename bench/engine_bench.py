@@ -6,7 +6,7 @@ import time
 
 from bench.common import Sample
 from kokoro_server.config import Settings
-from kokoro_server.engine import KokoroEngine, split_phonemes
+from kokoro_server.engine import SAMPLE_RATE, KokoroEngine, split_phonemes
 from kokoro_server.model_files import locate
 from kokoro_server.synthesis import build_frontend
 
@@ -28,7 +28,7 @@ def synthesize_sample(engine: KokoroEngine, text: str) -> Sample:
     started = time.perf_counter()
     audio = engine.synthesize(text, engine.default_voice)
     elapsed = time.perf_counter() - started
-    return {"ttfa_s": elapsed, "total_s": elapsed, "audio_s": audio.size / 24_000}
+    return {"ttfa_s": elapsed, "total_s": elapsed, "audio_s": audio.size / SAMPLE_RATE}
 
 
 def server_providers() -> list[str]:

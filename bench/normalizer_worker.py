@@ -17,12 +17,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def load(candidate: str) -> Callable[[str], str]:
     if candidate == "rules+num2words":
-        sys.path.insert(0, str(ROOT / "container"))
+        # This project's own normalizer: run by the .venv interpreter, where it is installed.
         from kokoro_server.normalize_en import spoken_text
 
         return spoken_text

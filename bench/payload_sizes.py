@@ -2,7 +2,7 @@
 
 The paragraph is streamed once per format (whole paragraph in one message, interleaved runs).
 For every binary WebSocket frame the server sent, the script also computes what the same audio
-costs as a base64 `audio` SSE event of the agent's contract (DESIGN.md, "Agent"), one event per
+costs as a base64 `audio` SSE event of the agent's contract (docs/agent.md), one event per
 frame, and the measured bitrate of each format (bytes x 8 / audio seconds).
 
     python -m bench.payload_sizes [--runs N] [--quick] [--sample-rate 24000] [--base-url URL]
@@ -34,7 +34,9 @@ from bench.common import (
 from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import summarize
-from demo.tts_client import StreamResult
+from devkit.tts_client import StreamResult
+from kokoro_server.audio import SAMPLE_RATES
+from kokoro_server.engine import SAMPLE_RATE
 
 NAME = "payload_sizes"
 FORMATS = ("pcm", "wav", "mp3")
@@ -102,8 +104,7 @@ def wire_sizes(result: StreamResult, fmt: str, sample_rate: int) -> dict[str, An
 def build_modes(target: Target, paragraph: str, sample_rate: int) -> dict[str, RunOnce]:
     def one(fmt: str) -> RunOnce:
         async def run() -> Sample:
-            start = {"format": fmt, "sample_rate": sample_rate}
-            result = await target.stream([paragraph], start=start)
+            result = await target.stream([paragraph], audio_format=fmt, sample_rate=sample_rate)
             if result.errors:
                 raise BenchError(f"server errors for {fmt}: {result.errors}")
             if result.first_audio_s is None:
@@ -168,9 +169,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     # Sizes are deterministic (the JSON records whether every run gave the same bytes); the
     # runs only time the formats, which benchmark 1 already covers in depth.
     add_common_args(parser, default_runs=2)
-    parser.add_argument(
-        "--sample-rate", type=int, default=24000, choices=(8000, 16000, 22050, 24000)
-    )
+    parser.add_argument("--sample-rate", type=int, default=SAMPLE_RATE, choices=SAMPLE_RATES)
     return parser.parse_args(argv)
 
 

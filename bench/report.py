@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench import ROOT
 from bench.common import RESULTS_DIR
 from bench.tables import TABLE_BUILDERS, format_markdown
+from devkit.paths import REPO_ROOT
 
-DOC = ROOT / "docs" / "performance.md"
+DOC = REPO_ROOT / "docs" / "performance.md"
 RUN_COMMANDS = {
     "tts_ttfa": "python -m bench.tts_ttfa",
     "payload_sizes": "python -m bench.payload_sizes",

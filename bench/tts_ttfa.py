@@ -1,6 +1,6 @@
 """Benchmark 1: time to first audio, batch vs streaming, on the real model.
 
-Modes (the paragraph: demo/paragraph.txt, 267 characters, 4 sentences):
+Modes (the paragraph: devkit.text.PARAGRAPH, 267 characters, 4 sentences):
   (a)  batch: POST /invocations, whole paragraph, pcm; the body arrives when all is done
        (the server splits by sentence internally, as a non-streaming client would wait for)
   (a') engine: the whole paragraph as ONE model call in process (the public "send the whole
@@ -35,11 +35,11 @@ from bench.common import (
 )
 from bench.machine import machine_info
 from bench.stats import summarize
-from demo.tts_client import llm_deltas
+from devkit.text import llm_deltas
+from kokoro_server.engine import SAMPLE_RATE
 from kokoro_server.segmenter import SentenceSegmenter
 
 NAME = "tts_ttfa"
-START = {"format": "pcm", "sample_rate": 24000}
 PUBLIC_REFERENCE = {
     "source": "Kokoro-82M on SageMaker ml.g5.xlarge, public experiment, 5 runs per mode",
     "whole_text_ttfa_ms": 329.3,
@@ -76,19 +76,19 @@ def build_modes(
     deltas = llm_deltas(paragraph)
 
     async def batch() -> Sample:
-        res = await target.one_shot(paragraph, format="pcm", sample_rate=24000)
+        res = await target.one_shot(paragraph, format="pcm", sample_rate=SAMPLE_RATE)
         audio_s = float(res.headers.get("x-audio-duration-s", "0") or 0)
         return {"ttfa_s": res.first_byte_s, "total_s": res.total_s, "audio_s": audio_s}
 
     async def stream_whole() -> Sample:
-        return stream_sample(await target.stream([paragraph], start=START))
+        return stream_sample(await target.stream([paragraph]))
 
     async def stream_deltas() -> Sample:
-        res = await target.stream(deltas, tokens_per_s=tokens_per_s, start=START)
+        res = await target.stream(deltas, tokens_per_s=tokens_per_s)
         return stream_sample(res)
 
     async def first_sentence() -> Sample:
-        return stream_sample(await target.stream([first], start=START))
+        return stream_sample(await target.stream([first]))
 
     modes: dict[str, RunOnce] = {"batch": batch}
     labels = {"batch": "(a) batch: POST /invocations, whole paragraph"}

@@ -1,1 +1,1 @@
-"""Local demo and the small loopback helpers that the demo, tests and benchmarks share."""
+"""The local demos: `make demo` (TTS server alone) and `make demo-agent` (through the agent)."""

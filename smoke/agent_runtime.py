@@ -1,7 +1,8 @@
 """Check 3: one AgentCore runtime invocation (boto3 bedrock-agentcore InvokeAgentRuntime).
 
-The call and the SSE reassembly are the agent's own caller (voice_agent.client), so this
-check reads the runtime's stream exactly as the documented client does.
+The call and the SSE reassembly are the agent's own caller (devkit.agent_client, the code
+behind `python -m devkit.caller --runtime-arn`), so this check reads the runtime's stream
+exactly as the documented client does.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from devkit.agent_client import InvocationResult, invoke_runtime
 from smoke.diagnosis import Call, from_event, from_exception, no_audio, protocol
 from smoke.result import CheckResult, failed
-from voice_agent.client import InvocationResult, invoke_runtime
 
 NAME = "agent-runtime"
 PROMPT = "Say hello and tell me the time of day you like best, in two short sentences."

@@ -9,7 +9,7 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from stacks.config import AppConfig
-from stacks.constructs.agent_runtime import AgentSettings, VoiceAgentRuntime
+from stacks.constructs.agent_runtime import AgentRuntimeSettings, VoiceAgentRuntime
 from stacks.constructs.tts_endpoint import endpoint_arn
 
 
@@ -34,7 +34,7 @@ class AgentStack(Stack):
         agent = VoiceAgentRuntime(
             self,
             "VoiceAgent",
-            settings=AgentSettings(
+            settings=AgentRuntimeSettings(
                 runtime_name=config.runtime_name,
                 agent_dir=agent_dir,
                 endpoint_name=endpoint_name,

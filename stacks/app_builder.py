@@ -11,11 +11,11 @@ from aws_cdk import App, Environment, Tags, Validations
 from cdk_nag import AwsSolutionsChecks
 
 from stacks.agent_stack import AgentStack
+from stacks.app_identity import APP_TAG_KEY
 from stacks.config import load_config
 from stacks.tts_stack import TtsStack
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-APP_TAG_KEY = "app"
 
 
 def build_app(

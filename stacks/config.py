@@ -12,8 +12,10 @@ from typing import Any
 
 from constructs import Node
 
+from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
+
 DEFAULTS: dict[str, Any] = {
-    "app_name": "kokoro-voice",
+    "app_name": DEFAULT_APP_NAME,
     "instance_type": "ml.g5.xlarge",
     "initial_instance_count": 1,
     "min_instances": 1,
@@ -45,7 +47,7 @@ REMOVED_KEYS = {
     ),
 }
 
-_APP_NAME = re.compile(r"^[a-z][a-z0-9-]{0,30}[a-z0-9]$")
+_APP_NAME = APP_NAME_PATTERN
 _INSTANCE_TYPE = re.compile(r"^ml\.[a-z0-9]+\.[a-z0-9]+$")
 _VOICE = re.compile(r"^[a-z]{2}_[a-z0-9_]+$")
 _MODEL_ID = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(:[0-9]+)?$")
@@ -173,9 +175,7 @@ def load_config(node: Node) -> AppConfig:
         if node.try_get_context(key) is not None:
             raise ConfigError(f"context {key!r} is no longer used: {why}")
 
-    app_name = _str(
-        "app_name", get("app_name"), _APP_NAME, "2-32 lower-case letters, digits or '-'"
-    )
+    app_name = _str("app_name", get("app_name"), _APP_NAME, APP_NAME_RULE)
     model_id = _str(
         "bedrock_model_id", get("bedrock_model_id"), _MODEL_ID, "a Bedrock model or profile id"
     )

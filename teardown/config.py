@@ -8,16 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DEFAULT_APP_NAME = "kokoro-voice"
+from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
+
 # A custom bootstrap qualifier in cdk.json context; without it the CDK's default applies,
 # read from aws-cdk-lib when needed (teardown.manifests.bootstrap_repository).
 QUALIFIER_CONTEXT_KEY = "@aws-cdk/core:bootstrapQualifier"
 # The CDK app's context key that makes a deploy import an existing weights bucket instead of
 # creating one (stacks/config.py): how a retained bucket is reused after `cdk destroy`.
 WEIGHTS_BUCKET_CONTEXT_KEY = "weights_bucket"
-
-# Same shape the CDK app accepts for its name: it becomes part of tags and stack names.
-_APP_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-_]{0,62}$")
 
 
 class ConfigError(Exception):
@@ -57,10 +55,9 @@ def cdk_defaults(app_dir: Path) -> CdkDefaults:
 
 
 def validate_app_name(name: str) -> str:
-    if not _APP_NAME_RE.match(name):
+    if not APP_NAME_PATTERN.match(name):
         raise ConfigError(
-            f"invalid app name {name!r}: use a letter then letters, digits, '-' or '_' "
-            "(at most 63 characters), the same value as the CDK app's app_name"
+            f"invalid app name {name!r}: {APP_NAME_RULE}, the same value as the CDK app's app_name"
         )
     return name
 

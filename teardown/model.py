@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# The one tag key every resource of the app carries (value: the app name).
-APP_TAG_KEY = "app"
+from stacks.app_identity import APP_TAG_KEY as APP_TAG_KEY  # the CDK app's tag key
 
 # Service names as shown in the report, in the order they are checked.
 SERVICES = ("cloudformation", "sagemaker", "bedrock-agentcore", "s3", "ecr", "logs")

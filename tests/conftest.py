@@ -1,7 +1,9 @@
 """Fixtures: a real uvicorn server on loopback, running the real Kokoro-82M model on CPU.
 
-They live at the top of tests/ so the container tests and the hardening tests share one
-loaded model (a session fixture defined in two conftest files would load it twice).
+They live at the top of tests/ so the container, agent and devkit tests share one loaded
+model (a session fixture defined in two conftest files would load it twice). A test that
+uses them is marked `model` here, and one that uses the synthesized CDK app `synth`, so
+`make test-fast` can leave both out without a list to keep in step.
 
 The model is loaded once per test run and shared by every server the tests start, so tests
 can start servers with different limits (busy, idle timeout) without paying the load again.
@@ -19,7 +21,26 @@ import pytest
 
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
-from tests.container.threaded_server import ThreadedServer
+from tests.support.servers import ThreadedServer
+
+MODEL_FIXTURES = {"service", "server", "make_server"}
+SYNTH_FIXTURES = {"synthesized", "variant"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--soak-scale", type=int, default=1, help="multiplies the soak's tone-double counts"
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & MODEL_FIXTURES:
+            item.add_marker(pytest.mark.model)
+        if fixtures & SYNTH_FIXTURES:
+            item.add_marker(pytest.mark.synth)
 
 
 @pytest.fixture(scope="session")

@@ -9,11 +9,9 @@ disconnects; the SDK's async-generator bridge would only notice at the next even
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
@@ -21,12 +19,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.websockets import WebSocket
 
-from .events import AgentEvent, AudioEvent, error_event, to_sse, to_ws_frames
-from .llm import TextSource, text_source_from_env
+from .events import AgentEvent, error_event, to_sse
+from .llm import TextSource
 from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
 from .settings import AgentSettings
 from .tts.base import TtsTransport
+from .ws_connection import serve_connection
 
 log = logging.getLogger("voice_agent")
 
@@ -38,10 +37,12 @@ def create_app(
 ) -> BedrockAgentCoreApp:
     settings = settings or AgentSettings.from_env()
     pipeline = VoicePipeline(
-        text_source or text_source_from_env(region=settings.region),
+        text_source or settings.text_source(),
         tts or settings.tts_transport(),
         sample_rate=settings.sample_rate,
         tts_idle_timeout_s=settings.tts_idle_timeout_s,
+        llm_idle_timeout_s=settings.llm_idle_timeout_s,
+        connect_timeout_s=settings.tts_connect_timeout_s,
     )
 
     @contextlib.asynccontextmanager
@@ -55,7 +56,7 @@ def create_app(
     # body raises RecursionError there, which would be a 500: answer it like bad JSON.
     app.add_exception_handler(RecursionError, _too_deep)
 
-    async def tracked(inv: Invocation) -> AsyncIterator[AgentEvent]:
+    async def tracked(inv: Invocation) -> AsyncGenerator[AgentEvent, None]:
         # Registered as an async task so /ping answers HealthyBusy while audio is streaming.
         task_id = app.add_async_task("voice_invocation", {"mode": inv.mode})
         try:
@@ -88,131 +89,12 @@ def create_app(
     @app.websocket
     async def ws_handler(websocket: WebSocket, context: Any) -> None:
         await websocket.accept()
-        await _serve_websocket(websocket, tracked, settings)
+        await serve_connection(websocket, tracked, settings.default_voice)
 
     return app
-
-
-async def _serve_websocket(websocket: WebSocket, tracked: Any, settings: AgentSettings) -> None:
-    """One invocation per JSON message, answered in order. During a run, `{"type": "cancel"}`
-    stops it (barge-in) and closing the socket cancels it."""
-    carried: dict[str, Any] | None = None  # a message that arrived as the last run ended
-    while True:
-        if carried is not None:
-            message, carried = carried, None
-        else:
-            try:
-                message = await websocket.receive()
-            except RuntimeError:  # already disconnected
-                return
-        if message["type"] == "websocket.disconnect":
-            return
-        try:
-            request = decode_message(message)
-            if _is_cancel(request):
-                continue  # nothing is running: a late cancel (sent as a run ended) is a no-op
-            inv = parse_invocation(request, settings.default_voice)
-        except PayloadError as exc:
-            await websocket.send_text(json.dumps(error_event(exc.code, str(exc))))
-            continue
-        delivered = asyncio.Event()  # the run's last event (done / fatal error) went out
-        run = asyncio.create_task(_relay(websocket, tracked(inv), delivered))
-        watcher = asyncio.create_task(_watch_caller(websocket, delivered))
-        try:
-            await asyncio.wait({run, watcher}, return_when=asyncio.FIRST_COMPLETED)
-            if _outcome(watcher)[0] == "next":
-                await asyncio.wait({run})  # only its clean-up is left: let it finish
-        finally:
-            for task in (run, watcher):
-                task.cancel()
-            await asyncio.gather(run, watcher, return_exceptions=True)
-        outcome, carried = _outcome(watcher)
-        if outcome == "disconnect":
-            return
-        if outcome == "cancel" and not delivered.is_set():
-            await websocket.send_text(
-                json.dumps(error_event("cancelled", "invocation cancelled by the caller"))
-            )
-        # Else the run finished (a cancel that crossed its last event has nothing to stop,
-        # and a `cancelled` after `done` would contradict it) or `carried` is the next request.
-
-
-def _outcome(watcher: asyncio.Task[Any]) -> tuple[str, dict[str, Any] | None]:
-    """What the caller did during the run: ('running', None) while nothing happened."""
-    if not watcher.done() or watcher.cancelled():
-        return "running", None
-    if watcher.exception() is not None:
-        return "disconnect", None
-    return watcher.result()
-
-
-def _is_last(event: AgentEvent) -> bool:
-    """`done`, or a fatal `error`: nothing follows it in this answer."""
-    if isinstance(event, AudioEvent):
-        return False
-    return event["type"] == "done" or (event["type"] == "error" and event["fatal"])
-
-
-def _is_cancel(request: Any) -> bool:
-    return isinstance(request, dict) and request.get("type") == "cancel"
 
 
 async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:
     return JSONResponse(
         {"error": "Invalid JSON", "details": "nested too deeply to decode"}, status_code=400
     )
-
-
-def decode_message(message: dict[str, Any]) -> Any:
-    """The JSON value of one WebSocket message (text, or UTF-8 bytes), else PayloadError."""
-    try:
-        if message.get("text") is not None:
-            text = str(message["text"])
-        else:
-            text = bytes(message.get("bytes") or b"").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PayloadError(f"message is not UTF-8: {exc}") from None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise PayloadError(f"message is not JSON: {exc}") from None
-    except RecursionError:  # json raises this, not ValueError, for deep nesting
-        raise PayloadError("message is nested too deeply to decode") from None
-
-
-async def _relay(
-    websocket: WebSocket, events: AsyncIterator[AgentEvent], delivered: asyncio.Event
-) -> None:
-    try:
-        async for event in events:
-            for frame in to_ws_frames(event):
-                if isinstance(frame, bytes):
-                    await websocket.send_bytes(frame)
-                else:
-                    await websocket.send_text(frame)
-            if _is_last(event):
-                delivered.set()
-    finally:
-        await events.aclose()  # type: ignore[attr-defined]
-
-
-async def _watch_caller(
-    websocket: WebSocket, delivered: asyncio.Event
-) -> tuple[str, dict[str, Any] | None]:
-    """('disconnect' | 'cancel', None), or ('next', message) for a message that came after
-    the answer was complete; other messages during a run are answered `busy`."""
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return "disconnect", None
-        if delivered.is_set():
-            return "next", message  # the caller may send its next request as `done` arrives
-        try:
-            request = decode_message(message)
-        except PayloadError:
-            request = None
-        if _is_cancel(request):
-            return "cancel", None
-        await websocket.send_text(
-            json.dumps(error_event("busy", "one invocation at a time per connection", fatal=False))
-        )

@@ -9,7 +9,18 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
+
+
+class EventType(StrEnum):
+    """The `type` of an agent event (SSE data and /ws text frames)."""
+
+    TEXT = "text"
+    AUDIO = "audio"
+    SENTENCE = "sentence"
+    DONE = "done"
+    ERROR = "error"
 
 
 @dataclass(frozen=True)
@@ -21,7 +32,7 @@ class AudioEvent:
 
     def header(self) -> dict[str, Any]:
         return {
-            "type": "audio",
+            "type": EventType.AUDIO,
             "index": self.index,
             "format": self.format,
             "sample_rate": self.sample_rate,
@@ -33,19 +44,19 @@ AgentEvent = dict[str, Any] | AudioEvent
 
 
 def text_event(delta: str) -> dict[str, Any]:
-    return {"type": "text", "delta": delta}
+    return {"type": EventType.TEXT, "delta": delta}
 
 
 def sentence_event(index: int, text: str) -> dict[str, Any]:
-    return {"type": "sentence", "index": index, "text": text}
+    return {"type": EventType.SENTENCE, "index": index, "text": text}
 
 
 def error_event(code: str, message: str, fatal: bool = True) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "fatal": fatal}
+    return {"type": EventType.ERROR, "code": code, "message": message, "fatal": fatal}
 
 
 def done_event(metrics: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "done", "metrics": metrics}
+    return {"type": EventType.DONE, "metrics": metrics}
 
 
 def to_json_event(event: AgentEvent) -> dict[str, Any]:

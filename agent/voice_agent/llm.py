@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import re
 import threading
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from typing import Any, Protocol
 
 SYSTEM_PROMPT = (
@@ -23,7 +21,8 @@ SYSTEM_PROMPT = (
     "conversational, and start with a short first sentence."
 )
 
-# The 267-character, 4-sentence paragraph used by the benchmarks (shared/bench_paragraph.txt).
+# The 267-character, 4-sentence paragraph of the demo and the benchmarks (devkit.text reads it
+# from here: one copy).
 DEFAULT_REPLAY_ANSWER = (
     "Thanks for calling back about your order today. It shipped this morning from our "
     "Denver warehouse and should arrive by Thursday afternoon. If you need to change the "
@@ -55,6 +54,20 @@ def replay_tokens(text: str) -> list[str]:
     return pieces
 
 
+async def paced(
+    tokens: Iterable[str], tokens_per_s: float, first_token_delay_s: float = 0.0
+) -> AsyncIterator[str]:
+    """Yield token i at (first_token_delay_s + (i + 1) / tokens_per_s) after the first call."""
+    loop = asyncio.get_running_loop()
+    start = loop.time() + first_token_delay_s
+    for i, token in enumerate(tokens):
+        # Scheduled against a fixed start so sleep overshoot does not accumulate.
+        delay = start + (i + 1) / tokens_per_s - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield token
+
+
 class ReplayedAnswerSource:
     """Replays a given answer at a configurable token rate (e.g. 40 tokens/s); not an LLM."""
 
@@ -79,13 +92,7 @@ class ReplayedAnswerSource:
         return f"ReplayedAnswerSource (replays a given answer at {self.tokens_per_s:g} tokens/s)"
 
     async def stream(self, prompt: str) -> AsyncIterator[str]:
-        loop = asyncio.get_running_loop()
-        start = loop.time() + self.first_token_delay_s
-        for i, token in enumerate(self._tokens):
-            # Scheduled against a fixed start so sleep overshoot does not accumulate.
-            delay = start + (i + 1) / self.tokens_per_s - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        async for token in paced(self._tokens, self.tokens_per_s, self.first_token_delay_s):
             yield token
 
 
@@ -130,31 +137,6 @@ class StrandsBedrockSource:
                     yield data
         finally:
             cancel.set()  # caller went away: stop the model request too
-            with contextlib.suppress(Exception):
-                await events.aclose()
-
-
-def text_source_from_env(
-    env: dict[str, str] | None = None, region: str | None = None
-) -> TextSource:
-    """AGENT_TEXT_SOURCE=bedrock (default) or replay; see docs/agent.md. `region` defaults to
-    the environment's (AWS_REGION, then AWS_DEFAULT_REGION)."""
-    env = dict(os.environ if env is None else env)
-    kind = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower()
-    if kind == "bedrock":
-        from .settings import region_from_env
-
-        return StrandsBedrockSource(
-            model_id=env.get("BEDROCK_MODEL_ID"), region=region or region_from_env(env)
-        )
-    if kind == "replay":
-        answer = env.get("AGENT_REPLAY_TEXT") or DEFAULT_REPLAY_ANSWER
-        if env.get("AGENT_REPLAY_FILE"):
-            answer = Path(env["AGENT_REPLAY_FILE"]).read_text(encoding="utf-8")
-        try:
-            rate = float(env.get("AGENT_REPLAY_TOKENS_PER_S", "40"))
-            first = float(env.get("AGENT_REPLAY_FIRST_TOKEN_S", "0"))
-        except ValueError as exc:
-            raise ValueError(f"AGENT_REPLAY_* must be numbers: {exc}") from exc
-        return ReplayedAnswerSource(answer, tokens_per_s=rate, first_token_delay_s=first)
-    raise ValueError(f"AGENT_TEXT_SOURCE must be 'bedrock' or 'replay', got {kind!r}")
+            if isinstance(events, AsyncGenerator):
+                with contextlib.suppress(Exception):
+                    await events.aclose()

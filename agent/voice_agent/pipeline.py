@@ -22,6 +22,7 @@ from .llm import TextSource
 from .payload import Invocation
 from .speakable import SpeakableFilter
 from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport
+from .tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
 
 # TTS errors after which no sentence of this invocation can succeed: end it at once.
 FATAL_TTS_CODES = frozenset({"unknown_voice", "bad_parameter"})
@@ -47,7 +48,7 @@ class Metrics:
     audio_s_reported: float = 0.0
     tts_reported_bytes: int = 0
     sentences: int = 0
-    sample_rate: int = 24000
+    sample_rate: int = DEFAULT_SAMPLE_RATE
     format: str = "pcm"
 
     def _ms(self, t: float | None) -> float | None:
@@ -76,7 +77,7 @@ class VoicePipeline:
         self,
         text_source: TextSource,
         tts: TtsTransport,
-        sample_rate: int = 24000,
+        sample_rate: int = DEFAULT_SAMPLE_RATE,
         tts_idle_timeout_s: float = 30.0,
         llm_idle_timeout_s: float = 120.0,
         connect_timeout_s: float = 15.0,
@@ -230,7 +231,7 @@ class VoicePipeline:
                     with contextlib.suppress(BaseException):
                         await waiter
             with contextlib.suppress(Exception):
-                await events.aclose()  # type: ignore[attr-defined]
+                await events.aclose()
             queue.put_nowait(_AUDIO_DONE)
 
     def _on_control(
@@ -243,7 +244,7 @@ class VoicePipeline:
     ) -> bool:
         """Handle one control message; True when the session is over."""
         kind = msg.get("type")
-        if kind == "sentence_start":
+        if kind == ServerMessageType.SENTENCE_START:
             index = int(msg["index"])
             formats[index] = (
                 str(msg.get("format", inv.format)),
@@ -251,17 +252,17 @@ class VoicePipeline:
             )
             metrics.sentences += 1
             queue.put_nowait(sentence_event(index, str(msg.get("text", ""))))
-        elif kind == "synthesis_complete":
+        elif kind == ServerMessageType.SYNTHESIS_COMPLETE:
             metrics.audio_s_reported += float(msg.get("duration_s", 0.0))
             metrics.tts_reported_bytes += int(msg.get("audio_bytes", 0))
-        elif kind == "error":
+        elif kind == ServerMessageType.ERROR:
             code = f"tts_{msg.get('code', 'error')}"
             message = str(msg.get("message", ""))
             if msg.get("fatal", False) or msg.get("code") in FATAL_TTS_CODES:
                 queue.put_nowait(_Fatal(code, message))
                 return True
             queue.put_nowait(error_event(code, message, fatal=False))
-        elif kind == "session_end":
+        elif kind == ServerMessageType.SESSION_END:
             return True
         return False
 

@@ -1,11 +1,23 @@
-"""Agent configuration from environment variables (see docs/agent.md)."""
+"""Agent configuration: every setting read from the environment in one place (docs/agent.md).
+
+`AgentSettings.from_env(env)` reads the TTS target, the region (AWS_REGION, then
+AWS_DEFAULT_REGION; refused when missing and an AWS service is used), the text source
+(Bedrock or the replayed answer), the bind address and every timeout; `tts_transport()` and
+`text_source()` build what the settings name.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+from .llm import DEFAULT_REPLAY_ANSWER, ReplayedAnswerSource, StrandsBedrockSource, TextSource
 from .tts.base import TtsTransport
+from .tts.messages import DEFAULT_SAMPLE_RATE
+
+TEXT_SOURCES = ("bedrock", "replay")
 
 NO_REGION = (
     "no AWS region configured: set AWS_REGION (or AWS_DEFAULT_REGION). The SageMaker endpoint "
@@ -14,7 +26,7 @@ NO_REGION = (
 )
 
 
-def region_from_env(env: dict[str, str] | None = None) -> str | None:
+def region_from_env(env: Mapping[str, str] | None = None) -> str | None:
     """AWS_REGION, then AWS_DEFAULT_REGION (docs/agent.md); botocore alone reads only the
     second, so the agent resolves the region itself and passes it to every client."""
     env = os.environ if env is None else env
@@ -24,41 +36,64 @@ def region_from_env(env: dict[str, str] | None = None) -> str | None:
     return None
 
 
-def _uses_aws(env: dict[str, str]) -> bool:
-    sagemaker_tts = not env.get("TTS_URL") and bool(env.get("TTS_ENDPOINT_NAME"))
-    bedrock_text = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower() == "bedrock"
-    return sagemaker_tts or bedrock_text
-
-
 @dataclass(frozen=True)
 class AgentSettings:
+    # TTS: a container's WebSocket (tts_url wins) or a SageMaker endpoint.
     tts_url: str | None = None
     tts_endpoint_name: str | None = None
     region: str | None = None
     default_voice: str | None = None
-    sample_rate: int = 24000
-    tts_idle_timeout_s: float = 30.0
+    sample_rate: int = DEFAULT_SAMPLE_RATE
+    # Text: Strands with a Bedrock model, or a given answer replayed at a fixed rate.
+    text_source_kind: str = "bedrock"
+    bedrock_model_id: str | None = None
+    replay_answer: str = DEFAULT_REPLAY_ANSWER
+    replay_tokens_per_s: float = 40.0
+    replay_first_token_s: float = 0.0
+    # Timeouts of one invocation (VoicePipeline).
+    tts_connect_timeout_s: float = 15.0
+    tts_idle_timeout_s: float = 30.0  # silence from the TTS after `close` was sent
+    llm_idle_timeout_s: float = 120.0  # silence from the TTS while the text source still talks
+    # `python -m voice_agent`: the runtime reaches the container on 0.0.0.0:8080.
+    host: str = "0.0.0.0"  # noqa: S104
+    port: int = 8080
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> AgentSettings:
+    def from_env(cls, env: Mapping[str, str] | None = None) -> AgentSettings:
         """Raises ValueError with a clear message for a bad value or a missing region."""
         env = dict(os.environ if env is None else env)
-        try:
-            sample_rate = int(env.get("AGENT_SAMPLE_RATE", "24000"))
-            idle = float(env.get("AGENT_TTS_IDLE_TIMEOUT_S", "30"))
-        except ValueError as exc:
-            raise ValueError(f"AGENT_SAMPLE_RATE / AGENT_TTS_IDLE_TIMEOUT_S: {exc}") from exc
-        region = region_from_env(env)
-        if region is None and _uses_aws(env):
-            raise ValueError(NO_REGION)
-        return cls(
+        kind = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower()
+        if kind not in TEXT_SOURCES:
+            raise ValueError(f"AGENT_TEXT_SOURCE must be 'bedrock' or 'replay', got {kind!r}")
+        answer = env.get("AGENT_REPLAY_TEXT") or DEFAULT_REPLAY_ANSWER
+        if kind == "replay" and env.get("AGENT_REPLAY_FILE"):
+            answer = Path(env["AGENT_REPLAY_FILE"]).read_text(encoding="utf-8")
+        settings = cls(
             tts_url=env.get("TTS_URL") or None,
             tts_endpoint_name=env.get("TTS_ENDPOINT_NAME") or None,
-            region=region,
+            region=region_from_env(env),
             default_voice=env.get("TTS_VOICE") or env.get("AGENT_DEFAULT_VOICE") or None,
-            sample_rate=sample_rate,
-            tts_idle_timeout_s=idle,
+            sample_rate=_number(env, "AGENT_SAMPLE_RATE", DEFAULT_SAMPLE_RATE, int),
+            text_source_kind=kind,
+            bedrock_model_id=env.get("BEDROCK_MODEL_ID") or None,
+            replay_answer=answer,
+            replay_tokens_per_s=_number(env, "AGENT_REPLAY_TOKENS_PER_S", 40.0, float),
+            replay_first_token_s=_number(env, "AGENT_REPLAY_FIRST_TOKEN_S", 0.0, float),
+            tts_connect_timeout_s=_number(env, "AGENT_TTS_CONNECT_TIMEOUT_S", 15.0, float),
+            tts_idle_timeout_s=_number(env, "AGENT_TTS_IDLE_TIMEOUT_S", 30.0, float),
+            llm_idle_timeout_s=_number(env, "AGENT_LLM_IDLE_TIMEOUT_S", 120.0, float),
+            host=env.get("HOST") or cls.host,
+            port=_number(env, "PORT", 8080, int),
         )
+        if settings.region is None and settings.uses_aws:
+            raise ValueError(NO_REGION)
+        return settings
+
+    @property
+    def uses_aws(self) -> bool:
+        """A SageMaker TTS endpoint (TTS_URL unset) or Bedrock text: both need a region."""
+        sagemaker_tts = not self.tts_url and bool(self.tts_endpoint_name)
+        return sagemaker_tts or self.text_source_kind == "bedrock"
 
     def tts_transport(self) -> TtsTransport:
         """TTS_URL selects the WebSocket transport, else TTS_ENDPOINT_NAME selects SageMaker."""
@@ -71,3 +106,23 @@ class AgentSettings:
 
             return SageMakerBidiTts(self.tts_endpoint_name, region=self.region)
         raise ValueError("set TTS_URL (local container) or TTS_ENDPOINT_NAME (SageMaker)")
+
+    def text_source(self) -> TextSource:
+        """AGENT_TEXT_SOURCE=bedrock (BEDROCK_MODEL_ID) or replay (AGENT_REPLAY_*)."""
+        if self.text_source_kind == "replay":
+            return ReplayedAnswerSource(
+                self.replay_answer,
+                tokens_per_s=self.replay_tokens_per_s,
+                first_token_delay_s=self.replay_first_token_s,
+            )
+        return StrandsBedrockSource(model_id=self.bedrock_model_id, region=self.region)
+
+
+def _number[N: (int, float)](env: Mapping[str, str], name: str, default: N, kind: type[N]) -> N:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None

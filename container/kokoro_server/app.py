@@ -1,4 +1,4 @@
-"""HTTP and WebSocket routes of the SageMaker container (the fixed contract in DESIGN.md).
+"""HTTP and WebSocket routes of the SageMaker container (its fixed contract: docs/container.md).
 
 - GET  /ping                               200 once the model loaded and warmed up, else 503
 - POST /invocations                        one-shot synthesis: JSON in, audio out
@@ -24,6 +24,7 @@ from . import audio, protocol
 from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
+from .messages import ClientType
 from .pronunciation import Lexicon, PronunciationError
 from .protocol import ProtocolError
 from .segmenter import SentenceSegmenter
@@ -49,7 +50,7 @@ class StarletteTransport:
         if message["type"] == "websocket.disconnect":
             raise TransportClosed(f"client closed ({message.get('code')})")
         if message.get("text") is not None:
-            return message["text"]
+            return str(message["text"])
         return message.get("bytes") or b""
 
     async def send_text(self, data: str) -> None:
@@ -108,7 +109,9 @@ def create_app(
             # "phonemes" is not audio: it asks what the model would be given (see below).
             wants_phonemes = obj.get("format") == "phonemes"
             fields_ = {k: v for k, v in obj.items() if not (wants_phonemes and k == "format")}
-            start = protocol.parse_message({**fields_, "type": "start"}, settings.max_text_chars)
+            start = protocol.parse_message(
+                {**fields_, "type": ClientType.START}, settings.max_text_chars
+            )
         except ProtocolError as exc:
             return _error_response(400, exc.code, exc.message)
         if not service.ready:
@@ -163,21 +166,22 @@ def create_app(
             results = [await service.phonemize(p, voice, lexicon) for p in pieces]
         except PronunciationError as exc:
             return _error_response(400, "bad_parameter", str(exc))
+        tokens = [len(engine.tokens(r.phonemes)) for r in results]
         sentences = [
             {
                 "text": piece,
                 "normalized": r.normalized,
                 "phonemes": r.phonemes,
-                "tokens": len(engine.tokens(r.phonemes)),
+                "tokens": n,
                 "words": [{"text": w.text, "phonemes": w.phonemes} for w in r.words],
             }
-            for piece, r in zip(pieces, results, strict=True)
+            for piece, r, n in zip(pieces, results, tokens, strict=True)
         ]
         return JSONResponse(
             {
-                "normalized": " ".join(s["normalized"] for s in sentences),
-                "phonemes": " ".join(s["phonemes"] for s in sentences),
-                "tokens": sum(s["tokens"] for s in sentences),
+                "normalized": " ".join(r.normalized for r in results),
+                "phonemes": " ".join(r.phonemes for r in results),
+                "tokens": sum(tokens),
                 "language": results[0].language if results else "",
                 "voice": voice,
                 "sentences": sentences,
@@ -196,7 +200,7 @@ def create_app(
                 )
             )
             await transport.close(1013, "busy")
-            log.warning("session refused", **fields(reason="busy", active=len(active_sessions)))
+            log.warning("session refused", extra=fields(reason="busy", active=len(active_sessions)))
             return
         try:
             engine = await service.wait_ready()
@@ -209,7 +213,7 @@ def create_app(
         try:
             await session.run()
         except Exception:
-            log.exception("session crashed", **fields(session=session.id))
+            log.exception("session crashed", extra=fields(session=session.id))
             with contextlib.suppress(Exception):
                 await websocket.send_text(protocol.error("internal", "server error", fatal=True))
             await transport.close(1011, "internal error")

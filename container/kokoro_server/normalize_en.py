@@ -54,7 +54,7 @@ def digits(number: str) -> str:
 
 
 def ordinal(number: int) -> str:
-    return num2words(number, to="ordinal").replace(",", "").replace(" and ", " ")
+    return str(num2words(number, to="ordinal")).replace(",", "").replace(" and ", " ")
 
 
 def year(number: int, british: bool = False) -> str:

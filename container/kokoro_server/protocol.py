@@ -12,8 +12,10 @@ from typing import Any
 
 from .audio import FORMATS, SAMPLE_RATES
 from .engine import MAX_SPEED, MIN_SPEED
+from .messages import ClientType, ServerType
 
-CLIENT_TYPES = ("start", "text", "flush", "cancel", "close")
+CLIENT_TYPES = tuple(ClientType)
+UTTERANCE = "utterance"  # the parsed type of a frame with `text` and no `type`
 
 
 class ProtocolError(Exception):
@@ -37,7 +39,7 @@ class Options:
 
 @dataclass(frozen=True)
 class ClientMessage:
-    type: str  # one of CLIENT_TYPES, or "utterance" (a bare {"text": ...} frame)
+    type: str  # a ClientType, or UTTERANCE (a bare {"text": ...} frame)
     text: str = ""
     options: Options = Options()
     request_id: str | None = None
@@ -89,7 +91,7 @@ def _format(obj: dict[str, Any]) -> str | None:
         return None
     if fmt not in FORMATS:
         raise ProtocolError("bad_parameter", f"format must be one of {', '.join(FORMATS)}")
-    return fmt
+    return str(fmt)
 
 
 def _sample_rate(obj: dict[str, Any]) -> int | None:
@@ -139,32 +141,70 @@ def _encodable(value: str, name: str) -> str:
 
 
 def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
-    """Validate a decoded frame. Raises ProtocolError with the DESIGN.md error codes."""
+    """Validate a decoded frame. Raises ProtocolError with the documented error codes
+    (docs/protocol.md)."""
     kind = obj.get("type")
     if kind is None:
         if "text" not in obj:
             raise ProtocolError("unknown_type", "frame has neither 'type' nor 'text'")
-        kind = "utterance"
+        kind = UTTERANCE
     elif not isinstance(kind, str) or kind not in CLIENT_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
 
-    if kind == "start":
+    if kind == ClientType.START:
         request_id = obj.get("request_id")
         if request_id is not None and not isinstance(request_id, str | int):
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
-        return ClientMessage("start", options=options, request_id=rid, lexicon=lexicon_field(obj))
-    if kind in ("text", "utterance"):
+        return ClientMessage(
+            ClientType.START, options=options, request_id=rid, lexicon=lexicon_field(obj)
+        )
+    if kind in (ClientType.TEXT, UTTERANCE):
         text = _text(obj, max_text_chars)
         return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))
     return ClientMessage(kind)
 
 
-def message(kind: str, **fields: Any) -> str:
+def message(kind: ServerType, **fields: Any) -> str:
     """A server control message as the JSON text of one text frame."""
     return json.dumps({"type": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
 
 
+# One builder per server message type: the fields each one carries on the wire.
+
+
+def sentence_start(index: int, text: str, audio_format: str, sample_rate: int) -> str:
+    return message(
+        ServerType.SENTENCE_START,
+        index=index,
+        text=text,
+        format=audio_format,
+        sample_rate=sample_rate,
+    )
+
+
+def synthesis_complete(index: int, audio_bytes: int, duration_s: float, synth_ms: float) -> str:
+    return message(
+        ServerType.SYNTHESIS_COMPLETE,
+        index=index,
+        audio_bytes=audio_bytes,
+        duration_s=duration_s,
+        synth_ms=synth_ms,
+    )
+
+
+def flushed() -> str:
+    return message(ServerType.FLUSHED)
+
+
+def cancelled(dropped: int) -> str:
+    return message(ServerType.CANCELLED, dropped=dropped)
+
+
 def error(code: str, text: str, fatal: bool = False) -> str:
-    return message("error", code=code, message=text, fatal=fatal)
+    return message(ServerType.ERROR, code=code, message=text, fatal=fatal)
+
+
+def session_end(sentences: int, audio_s: float) -> str:
+    return message(ServerType.SESSION_END, sentences=sentences, audio_s=audio_s)

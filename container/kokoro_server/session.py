@@ -29,8 +29,9 @@ from . import protocol
 from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
+from .messages import ClientType
 from .pronunciation import Lexicon, PronunciationError
-from .protocol import ClientMessage, Options, ProtocolError
+from .protocol import UTTERANCE, ClientMessage, Options, ProtocolError
 from .segmenter import SentenceSegmenter
 from .synthesis import SynthesisService, Synthesized
 
@@ -166,22 +167,22 @@ class Session:
 
     async def _handle(self, msg: ClientMessage) -> bool:
         """Apply one valid message. Returns True once the session is closing."""
-        if msg.type == "start":
+        if msg.type == ClientType.START:
             await self._check_voice(msg.options.voice)
             if msg.lexicon is not None:
                 self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = _merge(self.defaults, msg.options)
             self.request_id = msg.request_id or self.request_id
             return False
-        if msg.type in ("text", "utterance"):
+        if msg.type in (ClientType.TEXT, UTTERANCE):
             await self._accept_text(msg)
-            if msg.type == "utterance":
+            if msg.type == UTTERANCE:
                 self._enqueue_flush()
             return False
-        if msg.type == "flush":
+        if msg.type == ClientType.FLUSH:
             self._enqueue_flush()
             return False
-        if msg.type == "cancel":
+        if msg.type == ClientType.CANCEL:
             await self._cancel()
             return False
         # close: everything buffered is synthesized and sent, then session_end.
@@ -253,7 +254,7 @@ class Session:
             dropped = self.pending
             self.pending = 0
             self.generation += 1
-            await self._write_text(protocol.message("cancelled", dropped=dropped))
+            await self._write_text(protocol.cancelled(dropped))
         self._log("cancelled", dropped=dropped)
 
     # ---- synthesize ---------------------------------------------------------------------
@@ -278,7 +279,9 @@ class Session:
             except PronunciationError as exc:  # bad inline markup in this sentence
                 result = _Failed("bad_parameter", str(exc))
             except Exception as exc:
-                log.exception("synthesis failed", **fields(session=self.id, text=item.text[:80]))
+                log.exception(
+                    "synthesis failed", extra=fields(session=self.id, text=item.text[:80])
+                )
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")
             if item.generation == self.generation:
                 await self.outbox.put((item, result))
@@ -290,12 +293,10 @@ class Session:
             item, result = await self.outbox.get()
             if isinstance(item, _Marker):
                 if item.kind == "flush":
-                    await self._send_control(protocol.message("flushed"), item.generation)
+                    await self._send_control(protocol.flushed(), item.generation)
                     continue
                 await self._send_control(
-                    protocol.message(
-                        "session_end", sentences=self.next_index, audio_s=round(self.audio_s, 3)
-                    )
+                    protocol.session_end(self.next_index, round(self.audio_s, 3))
                 )
                 await self.transport.close(1000, "session end")
                 return
@@ -315,13 +316,7 @@ class Session:
             index = self.next_index
             self.next_index += 1
             await self._write_text(
-                protocol.message(
-                    "sentence_start",
-                    index=index,
-                    text=item.text,
-                    format=item.format,
-                    sample_rate=item.sample_rate,
-                )
+                protocol.sentence_start(index, item.text, item.format, item.sample_rate)
             )
         first_byte_at: float | None = None
         step = self.settings.audio_frame_bytes
@@ -341,12 +336,8 @@ class Session:
             self.pending -= 1
             self.audio_s += result.duration_s
             await self._write_text(
-                protocol.message(
-                    "synthesis_complete",
-                    index=index,
-                    audio_bytes=len(result.data),
-                    duration_s=result.duration_s,
-                    synth_ms=result.synth_ms,
+                protocol.synthesis_complete(
+                    index, len(result.data), result.duration_s, result.synth_ms
                 )
             )
         now = time.perf_counter()
@@ -386,7 +377,7 @@ class Session:
             raise TransportClosed(str(exc)) from exc
 
     def _log(self, msg: str, **values: object) -> None:
-        log.info(msg, **fields(session=self.id, request_id=self.request_id, **values))
+        log.info(msg, extra=fields(session=self.id, request_id=self.request_id, **values))
 
 
 def _merge(base: Options, override: Options) -> Options:

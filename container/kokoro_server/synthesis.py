@@ -51,7 +51,7 @@ def load_languages(frontend: TextFrontend, voices: list[str]) -> None:
     """
     letters = sorted({"a", *(v[:1] for v in voices if v[:1] in LANGUAGES)})
     for letter, problem in frontend.warm_up([f"{letter}_" for letter in letters]).items():
-        log.warning("language unavailable", **fields(language=LANGUAGES[letter], error=problem))
+        log.warning("language unavailable", extra=fields(language=LANGUAGES[letter], error=problem))
 
 
 class SynthesisService:
@@ -82,7 +82,7 @@ class SynthesisService:
                 raise RuntimeError("warm-up synthesis produced silence")
             log.info(
                 "warm-up done",
-                **fields(
+                extra=fields(
                     ms=round((time.perf_counter() - started) * 1000, 1), voice=engine.default_voice
                 ),
             )
@@ -91,7 +91,7 @@ class SynthesisService:
         except Exception as exc:
             self.failure = f"{type(exc).__name__}: {exc}"
             self.state = "failed"
-            log.exception("model load failed", **fields(error=self.failure))
+            log.exception("model load failed", extra=fields(error=self.failure))
         finally:
             self._ready.set()
 

@@ -51,7 +51,7 @@ _BASELINE_WILDCARDS: tuple[tuple[str, str], ...] = (
 
 
 @dataclass(frozen=True)
-class AgentSettings:
+class AgentRuntimeSettings:
     runtime_name: str
     agent_dir: Path
     endpoint_name: str
@@ -71,7 +71,9 @@ class VoiceAgentRuntime(Construct):
     here; this construct adds only the endpoint and model the agent calls.
     """
 
-    def __init__(self, scope: Construct, construct_id: str, *, settings: AgentSettings) -> None:
+    def __init__(
+        self, scope: Construct, construct_id: str, *, settings: AgentRuntimeSettings
+    ) -> None:
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
         self.role = iam.Role(

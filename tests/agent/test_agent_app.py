@@ -1,5 +1,5 @@
 """The AgentCore app on a real uvicorn (loopback) with FakeTtsServer: SSE, /ws, /ping, errors
-and /ws cancel. Caller disconnects at each phase: tests/hardening/test_agent_disconnects.py."""
+and /ws cancel. Caller disconnects at each phase: tests/agent/test_agent_disconnects.py."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import json
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.agent.fake_tts import FakeTtsServer
-from tests.agent.loopback import serve_app
+from devkit.agent_client import invoke_http, invoke_ws
+from devkit.loopback import serve
+from tests.support.fake_tts import FakeTtsServer
 from voice_agent.app import create_app
-from voice_agent.client import invoke_http, invoke_ws
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts
@@ -36,7 +36,7 @@ def check_order(order: list[str]) -> None:
 
 
 async def test_sse_and_ws_deliver_the_same_events_and_all_audio() -> None:
-    async with FakeTtsServer() as tts, serve_app(make_app(tts.url)) as base:
+    async with FakeTtsServer() as tts, serve(make_app(tts.url)) as base:
         sse = await invoke_http(base, {"prompt": "where is my order?"})
         ws = await invoke_ws(base.replace("http", "ws") + "/ws", {"prompt": "again"})
     check_order(sse.order)
@@ -53,7 +53,7 @@ async def test_sse_and_ws_deliver_the_same_events_and_all_audio() -> None:
 
 
 async def test_bad_payloads_get_clear_error_events() -> None:
-    async with FakeTtsServer() as tts, serve_app(make_app(tts.url)) as base:
+    async with FakeTtsServer() as tts, serve(make_app(tts.url)) as base:
         for payload, needle in [
             ({"mode": "stream"}, "'prompt' is required"),
             ({"prompt": "x", "mode": "fast"}, "'mode' must be one of"),
@@ -85,7 +85,7 @@ async def _ping_until(client: httpx.AsyncClient, base: str, status: str) -> dict
 async def test_ping_is_healthy_busy_while_streaming() -> None:
     async with (
         FakeTtsServer() as tts,
-        serve_app(make_app(tts.url, 20, LONG)) as base,
+        serve(make_app(tts.url, 20, LONG)) as base,
         httpx.AsyncClient() as client,
     ):
         idle = (await client.get(base + "/ping")).json()
@@ -103,7 +103,7 @@ async def test_ping_is_healthy_busy_while_streaming() -> None:
 async def test_ws_cancel_message_stops_the_run_and_the_connection_goes_on() -> None:
     async with (
         FakeTtsServer(synth_delay_s=0.05) as tts,
-        serve_app(make_app(tts.url, 100, LONG)) as base,
+        serve(make_app(tts.url, 100, LONG)) as base,
         connect(base.replace("http", "ws") + "/ws") as ws,
     ):
         await ws.send(json.dumps({"prompt": "hi"}).encode())  # binary JSON is accepted too

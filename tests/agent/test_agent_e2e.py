@@ -13,9 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.container.threaded_server import AppServer, ThreadedServer
+from devkit.agent_client import InvocationResult, invoke_http, invoke_ws
+from devkit.loopback import AppServer
+from tests.support.servers import ThreadedServer
 from voice_agent.app import create_app as create_agent_app
-from voice_agent.client import InvocationResult, invoke_http, invoke_ws
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts

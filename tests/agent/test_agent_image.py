@@ -23,8 +23,6 @@ DISTRIBUTIONS = {
     "boto3": "boto3",
     "botocore": "boto3",
     "websockets": "websockets",
-    "httpx": "httpx",
-    "httpx_sse": "httpx-sse",
     "uvicorn": "uvicorn",
     "starlette": "starlette",
 }

@@ -12,14 +12,20 @@ from urllib.parse import unquote, urlparse
 import pytest
 from strands.models.model import Model
 
+from tests.support.aws_doubles import BotocoreRecorder, sigv4_credential
+from voice_agent.app import create_app
 from voice_agent.llm import (
     DEFAULT_REPLAY_ANSWER,
     SYSTEM_PROMPT,
     ReplayedAnswerSource,
     StrandsBedrockSource,
     replay_tokens,
-    text_source_from_env,
 )
+from voice_agent.settings import AgentSettings
+
+
+def _source_from_env(env: dict[str, str]) -> Any:
+    return AgentSettings.from_env(env).text_source()
 
 
 async def test_replay_yields_the_answer_at_the_configured_rate() -> None:
@@ -54,20 +60,20 @@ def test_replay_rejects_bad_settings(kwargs: dict, message: str) -> None:
 
 
 def test_env_selects_the_source(tmp_path) -> None:
-    src = text_source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "25"})
+    src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "25"})
     assert isinstance(src, ReplayedAnswerSource) and src.tokens_per_s == 25
     assert src.answer == DEFAULT_REPLAY_ANSWER
     f = tmp_path / "answer.txt"
     f.write_text("From a file.", encoding="utf-8")
-    src = text_source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
+    src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
     assert src.answer == "From a file."
     with pytest.raises(ValueError, match="BEDROCK_MODEL_ID is not set"):
-        text_source_from_env({})
+        _source_from_env({"AWS_REGION": "us-east-1"})
     with pytest.raises(ValueError, match="must be 'bedrock' or 'replay'"):
-        text_source_from_env({"AGENT_TEXT_SOURCE": "gpt"})
-    with pytest.raises(ValueError, match="must be numbers"):
-        text_source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "x"})
-    bedrock = text_source_from_env(
+        _source_from_env({"AGENT_TEXT_SOURCE": "gpt"})
+    with pytest.raises(ValueError, match="AGENT_REPLAY_TOKENS_PER_S must be a number"):
+        _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "x"})
+    bedrock = _source_from_env(
         {"BEDROCK_MODEL_ID": "anthropic.claude-test", "AWS_REGION": "us-east-1"}
     )
     assert bedrock.describe() == "StrandsBedrockSource (Bedrock model anthropic.claude-test)"
@@ -114,7 +120,6 @@ async def test_strands_source_streams_text_deltas_with_the_speakable_system_prom
 
 
 def test_agent_settings_from_env() -> None:
-    from voice_agent.settings import AgentSettings
     from voice_agent.tts.sagemaker import SageMakerBidiTts
     from voice_agent.tts.websocket import WebSocketTts
 
@@ -143,9 +148,6 @@ async def test_bedrock_model_is_signed_for_the_agents_region(
     """The real Strands BedrockModel the agent builds, observed through botocore's
     before-send hook: AWS_REGION (the agent's documented first choice) decides, even where
     AWS_DEFAULT_REGION names another region (boto3 alone would pick that one)."""
-    from tests.agent.aws_doubles import BotocoreRecorder, sigv4_credential
-    from voice_agent.app import create_app
-
     for name in [n for n in os.environ if n.startswith("AWS_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -179,4 +181,28 @@ async def test_bedrock_model_is_signed_for_the_agents_region(
 
 def test_bedrock_source_refuses_to_guess_a_region() -> None:
     with pytest.raises(ValueError, match="needs a region"):
-        text_source_from_env({"BEDROCK_MODEL_ID": MODEL_ID})
+        StrandsBedrockSource(model_id=MODEL_ID)
+    with pytest.raises(ValueError, match="needs a region"):
+        AgentSettings(bedrock_model_id=MODEL_ID).text_source()
+
+
+def test_one_from_env_sets_the_bind_address_and_every_pipeline_timeout() -> None:
+    env = {
+        "TTS_URL": "ws://127.0.0.1:1/invocations-bidirectional-stream",
+        "AGENT_TEXT_SOURCE": "replay",
+        "AGENT_TTS_CONNECT_TIMEOUT_S": "3",
+        "AGENT_TTS_IDLE_TIMEOUT_S": "4",
+        "AGENT_LLM_IDLE_TIMEOUT_S": "5",
+        "HOST": "127.0.0.1",
+        "PORT": "9001",
+    }
+    settings = AgentSettings.from_env(env)
+    assert (settings.host, settings.port) == ("127.0.0.1", 9001)
+    pipeline = create_app(settings).state.pipeline
+    assert (pipeline.connect_timeout_s, pipeline.tts_idle_timeout_s) == (3.0, 4.0)
+    assert pipeline.llm_idle_timeout_s == 5.0
+    assert isinstance(pipeline.text_source, ReplayedAnswerSource)
+    with pytest.raises(ValueError, match="AGENT_LLM_IDLE_TIMEOUT_S must be a number"):
+        AgentSettings.from_env({**env, "AGENT_LLM_IDLE_TIMEOUT_S": "soon"})
+    with pytest.raises(ValueError, match="PORT must be a number"):
+        AgentSettings.from_env({**env, "PORT": "http"})

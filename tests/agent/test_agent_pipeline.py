@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from tests.agent.fake_tts import FakeTtsServer
+from tests.support.fake_tts import FakeTtsServer
 from voice_agent.events import AudioEvent
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.payload import Invocation

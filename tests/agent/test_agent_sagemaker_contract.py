@@ -20,14 +20,14 @@ from aws_sdk_sagemaker_runtime_http2.models import INVOKE_ENDPOINT_WITH_BIDIRECT
 from smithy_core.shapes import ShapeID
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
-from tests.agent.aws_doubles import (
+from tests.support.aws_doubles import (
     ContainerCredentialsEndpoint,
     RecordingTransport,
     RoleCredentials,
     sigv4_credential,
     verify_event_signatures,
 )
-from tests.agent.endpoint_rules import resolve
+from tests.support.endpoint_rules import resolve
 from voice_agent.aws_credentials import BotocoreCredentialsResolver
 from voice_agent.tts.sagemaker import SageMakerBidiTts
 from voice_agent.tts.sagemaker_client import bidi_endpoint_uri

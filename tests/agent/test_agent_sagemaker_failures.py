@@ -21,7 +21,7 @@ from aws_sdk_sagemaker_runtime_http2.models import InvokeEndpointWithBidirection
 from smithy_aws_core.identity import AWSCredentialsIdentity, StaticCredentialsResolver
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
-from tests.agent.aws_doubles import RecordingTransport
+from tests.support.aws_doubles import RecordingTransport
 from voice_agent.aws_credentials import AwsCredentialsError
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.payload import Invocation

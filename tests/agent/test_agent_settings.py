@@ -13,7 +13,6 @@ import pytest
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.sagemaker import SageMakerBidiTts
 
-ROOT = Path(__file__).resolve().parents[2]
 DEPLOYED = {"TTS_ENDPOINT_NAME": "kokoro", "BEDROCK_MODEL_ID": "eu.anthropic.claude-test-v1:0"}
 
 
@@ -75,7 +74,7 @@ def test_sagemaker_transport_constructor_finds_a_region_like_boto3(
 
 def test_the_agent_process_refuses_to_start_without_a_region(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
-    env.update(DEPLOYED, HOME=str(tmp_path), PYTHONPATH=str(ROOT / "agent"))
+    env.update(DEPLOYED, HOME=str(tmp_path))
     env.update(HOST="127.0.0.1", PORT="0")
     done = subprocess.run(
         [sys.executable, "-m", "voice_agent"],

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from bench import ROOT, report
+from bench import report
 from bench.agent_ttfa import PUBLIC_REFERENCE as AGENT_PUBLIC_REFERENCE
 from bench.agent_ttfa import analyse_group
 from bench.payload_sizes import base64_bytes, ws_frame_bytes
 from bench.tables import agent_tables, format_markdown
 from bench.tts_ttfa import analyse
+from devkit.paths import REPO_ROOT
 
 SYNTHETIC_MACHINE = {
     "date_utc": "2000-01-01T00:00:00+00:00",
@@ -155,7 +156,7 @@ def test_unreadable_result_is_a_clear_error(workspace: tuple[Path, Path]) -> Non
 
 
 def test_the_real_document_has_one_section_per_benchmark() -> None:
-    text = (ROOT / "docs" / "performance.md").read_text()
+    text = (REPO_ROOT / "docs" / "performance.md").read_text()
     for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa"):
         assert text.count(f"<!-- bench:{name} -->") == 1
         assert text.count(f"<!-- /bench:{name} -->") == 1

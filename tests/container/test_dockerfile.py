@@ -60,8 +60,12 @@ def test_image_requirements_are_pinned_and_use_the_gpu_runtime():
 
 
 def test_image_installs_only_the_hash_checked_lock():
-    installs = re.findall(r"^RUN pip install (.*)$", TEXT, re.M)
-    assert installs == ["--no-cache-dir --no-deps --require-hashes -r requirements-gpu.lock"]
+    installs = re.findall(r"^RUN pip install (.*?)(?: \\)?$", TEXT, re.M)
+    assert installs == [
+        "--no-cache-dir --no-deps --require-hashes -r requirements-gpu.lock",
+        # kokoro_server itself: no dependencies, no index, the lock's setuptools as backend.
+        "--no-cache-dir --no-deps --no-build-isolation --no-index .",
+    ]
     assert re.search(r"^COPY requirements-gpu\.lock \./\s*$", TEXT, re.M)
     # Every requirement line of the lock carries at least one sha256 hash.
     lock = (ROOT / "container" / "requirements-gpu.lock").read_text()

@@ -12,7 +12,7 @@ import pytest
 from kokoro_server.engine import UnknownVoiceError
 from kokoro_server.frontend import TextFrontend
 from kokoro_server.languages import LanguageUnavailable
-from tests.container.test_normalization import CASES
+from tests.support.normalization_table import CASES
 
 
 @pytest.fixture(scope="module")

@@ -9,28 +9,14 @@ en_normalization.tsv (also the accuracy set of bench/normalizer_bench.py).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.container.phonemes_route import phonemes, said
+from tests.support.normalization_table import CASES
+from tests.support.phonemes_route import phonemes, said
 
 pytestmark = pytest.mark.model
-
-TABLE = Path(__file__).with_name("data") / "en_normalization.tsv"
-
-
-def cases() -> list[tuple[str, str, str]]:
-    rows = []
-    for line in TABLE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            category, written, spoken = line.split("\t")
-            rows.append((category, written, spoken))
-    return rows
-
-
-CASES = cases()
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,12 @@ import json
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from ws_helpers import audio_by_sentence, controls, errors, is_type, read_until, send
 
 from kokoro_server.config import Settings
 from kokoro_server.pronunciation import Lexicon, PronunciationError, load_lexicon_file
 from kokoro_server.synthesis import build_frontend
-from tests.container.phonemes_route import phonemes
+from tests.support.phonemes_route import phonemes
+from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send
 
 pytestmark = pytest.mark.model
 

@@ -8,7 +8,8 @@ import wave
 import numpy as np
 import pytest
 from websockets.asyncio.client import connect
-from ws_helpers import audio_by_sentence, controls, is_type, read_until, send
+
+from tests.support.ws_frames import audio_by_sentence, controls, is_type, read_until, send
 
 pytestmark = pytest.mark.model
 

@@ -9,12 +9,12 @@ import json
 import numpy as np
 import pytest
 from websockets.asyncio.client import connect
-from ws_helpers import audio_by_sentence, controls, errors, is_type, read_until, send
 
 from kokoro_server.engine import KokoroEngine
 from kokoro_server.model_files import from_directory, from_pypi_packages
 from kokoro_server.synthesis import build_frontend
-from tests.container.test_one_shot import post
+from tests.support.one_shot import post
+from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send
 
 pytestmark = pytest.mark.model
 

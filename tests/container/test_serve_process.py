@@ -8,13 +8,13 @@ import time
 
 import httpx
 import pytest
-from threaded_server import ThreadedServer
 from websockets.asyncio.client import connect
 
-from demo.server_process import running_server
-from demo.tts_client import ws_url
+from devkit.local_stack import tts_server as running_server
+from devkit.tts_client import ws_url
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
+from tests.support.servers import ThreadedServer
 
 pytestmark = pytest.mark.model
 

@@ -3,60 +3,33 @@ CloudFormation/SageMaker control planes, and the AWS front-door stand-in in fron
 Kokoro server and a real voice agent (all on 127.0.0.1).
 
 Every boto3 client under test is built by the smoke check's own code; these fixtures only
-route it with the SDKs' standard per-service endpoint variables (AWS_ENDPOINT_URL_<SERVICE>),
-exactly as a user would point it at a VPC endpoint.
+route it with the SDKs' standard per-service endpoint variables (AWS_ENDPOINT_URL_<SERVICE>,
+tests/support/smoke_world.py), exactly as a user would point it at a VPC endpoint.
 """
 
 from __future__ import annotations
 
-import json
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import boto3
 import pytest
-from moto.sagemaker.models import sagemaker_backends
-from moto.server import ThreadedMotoServer
 
-from demo.server_process import free_port
-from tests.container.threaded_server import AppServer, ThreadedServer
-from tests.smoke.aws_front import ACCOUNT, AwsFront
+from devkit.loopback import AppServer
+from tests.support.aws_front import AwsFront
+from tests.support.moto_server import moto_server
+from tests.support.servers import ThreadedServer
+from tests.support.smoke_world import ANSWER, AWS_VARS, KEY_ID, REGION, Deployed
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts
 
-REGION = "us-east-1"
-ENDPOINT = "kokoro-voice-tts"
-RUNTIME_ARN = f"arn:aws:bedrock-agentcore:{REGION}:{ACCOUNT}:runtime/kokoro_voice_agent-Ab12Cd34Ef"
-ANSWER = "Hello from the agent. Two sentences."
-KEY_ID = "AKIASMOKETESTKEY0001"  # fake; only loopback stand-ins ever see it
-
-# Every variable that could route or authenticate a client differently from what a test sets.
-_AWS_VARS = (
-    "AWS_PROFILE",
-    "AWS_DEFAULT_PROFILE",
-    "AWS_REGION",
-    "AWS_DEFAULT_REGION",
-    "AWS_SESSION_TOKEN",
-    "AWS_ENDPOINT_URL",
-    "AWS_ENDPOINT_URL_CLOUDFORMATION",
-    "AWS_ENDPOINT_URL_SAGEMAKER",
-    "AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME",
-    "AWS_ENDPOINT_URL_BEDROCK_AGENTCORE",
-    "AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2",
-    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-)
-
 
 @pytest.fixture
 def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
     """Fake keys in the environment, no config files, no instance metadata lookups."""
-    for name in _AWS_VARS:
+    for name in AWS_VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", KEY_ID)
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "fake-secret-for-loopback-only")
@@ -66,90 +39,11 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPat
     return monkeypatch
 
 
-def route_env(
-    moto_url: str | None = None, front_url: str | None = None, stream_url: str | None = None
-) -> dict[str, str]:
-    """AWS_ENDPOINT_URL_<SERVICE> for each stand-in that is given."""
-    env: dict[str, str] = {}
-    if moto_url:
-        env["AWS_ENDPOINT_URL_CLOUDFORMATION"] = moto_url
-        env["AWS_ENDPOINT_URL_SAGEMAKER"] = moto_url
-    if front_url:
-        env["AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME"] = front_url
-        env["AWS_ENDPOINT_URL_BEDROCK_AGENTCORE"] = front_url
-    if stream_url:
-        env["AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2"] = stream_url
-    return env
-
-
 @pytest.fixture(scope="session")
 def moto_url() -> Iterator[str]:
     """moto in server mode on loopback (CloudFormation outputs, DescribeEndpoint)."""
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    yield f"http://127.0.0.1:{port}"
-    server.stop()
-
-
-@dataclass
-class Deployed:
-    """What `cdk deploy` would have left in moto: the two stacks' outputs, the endpoint."""
-
-    moto_url: str
-
-    def _client(self, service: str) -> Any:
-        return boto3.client(
-            service,
-            region_name=REGION,
-            endpoint_url=self.moto_url,
-            aws_access_key_id=KEY_ID,
-            aws_secret_access_key="fake",
-        )
-
-    def stack(self, name: str, outputs: dict[str, str]) -> None:
-        template = {
-            "Resources": {
-                "Marker": {
-                    "Type": "AWS::Logs::LogGroup",
-                    "Properties": {"LogGroupName": f"/smoke-test/{name}"},
-                }
-            },
-            "Outputs": {key: {"Value": value} for key, value in outputs.items()},
-        }
-        self._client("cloudformation").create_stack(
-            StackName=name, TemplateBody=json.dumps(template)
-        )
-
-    def endpoint(self, status: str = "InService", failure_reason: str | None = None) -> None:
-        sagemaker = self._client("sagemaker")
-        sagemaker.create_model(
-            ModelName="kokoro",
-            ExecutionRoleArn=f"arn:aws:iam::{ACCOUNT}:role/smoke-test",
-            PrimaryContainer={"Image": f"{ACCOUNT}.dkr.ecr.{REGION}.amazonaws.com/kokoro:1"},
-        )
-        # moto rejects ml.g5 instance types; the type plays no part in these checks.
-        sagemaker.create_endpoint_config(
-            EndpointConfigName="kokoro-config",
-            ProductionVariants=[
-                {
-                    "VariantName": "AllTraffic",
-                    "ModelName": "kokoro",
-                    "InitialInstanceCount": 1,
-                    "InstanceType": "ml.m5.large",
-                }
-            ],
-        )
-        sagemaker.create_endpoint(EndpointName=ENDPOINT, EndpointConfigName="kokoro-config")
-        # Endpoints are InService at once in moto; other states are set on its backend.
-        fake = sagemaker_backends[ACCOUNT][REGION].endpoints[ENDPOINT]
-        fake.endpoint_status = status
-        fake.failure_reason = failure_reason
-
-    def everything(self) -> None:
-        self.stack("KokoroVoice-Tts", {"EndpointName": ENDPOINT, "EndpointArn": "arn:x"})
-        self.stack("KokoroVoice-Agent", {"RuntimeArn": RUNTIME_ARN})
-        self.endpoint()
+    with moto_server() as url:
+        yield url
 
 
 @pytest.fixture

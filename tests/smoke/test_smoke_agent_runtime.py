@@ -11,13 +11,13 @@ from urllib.parse import quote
 
 import pytest
 
+from devkit.loopback import AppServer
 from smoke.agent_runtime import PROMPT, run_agent_check
 from smoke.aws import make_client, make_session
 from smoke.diagnosis import Cause
-from tests.container.threaded_server import AppServer
-from tests.smoke.aws_front import AwsFront, signed_with
-from tests.smoke.conftest import KEY_ID, REGION, RUNTIME_ARN, route_env
-from tests.smoke.listeners import SilentListener
+from tests.support.aws_front import AwsFront, signed_with
+from tests.support.listeners import SilentListener
+from tests.support.smoke_world import KEY_ID, REGION, RUNTIME_ARN, route_env
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings

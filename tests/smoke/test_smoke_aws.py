@@ -21,7 +21,7 @@ from smoke.agent_runtime import run_agent_check
 from smoke.aws import SetupError, make_session, resolve_region
 from smoke.diagnosis import Cause
 from smoke.invoke_endpoint import run_invoke_check
-from tests.smoke.conftest import ENDPOINT, KEY_ID, RUNTIME_ARN
+from tests.support.smoke_world import ENDPOINT, KEY_ID, RUNTIME_ARN
 
 CORAL = "http://internal.amazon.com/coral/com.amazon.coral.service/"
 

@@ -16,9 +16,9 @@ import pytest
 from smoke.bidi_stream import run_stream_check
 from smoke.cli import sagemaker_transport
 from smoke.diagnosis import Cause
-from tests.container.threaded_server import ThreadedServer
-from tests.smoke.conftest import ENDPOINT, REGION
-from tests.smoke.listeners import SilentListener, audioless_tts_server, mute_tts_server
+from tests.support.listeners import SilentListener, audioless_tts_server, mute_tts_server
+from tests.support.servers import ThreadedServer
+from tests.support.smoke_world import ENDPOINT, REGION
 from voice_agent.tts.base import TtsFailure
 from voice_agent.tts.websocket import WebSocketTts
 

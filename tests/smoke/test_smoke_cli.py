@@ -13,10 +13,10 @@ import pytest
 
 from smoke.cli import EXIT_FAILED, EXIT_PASSED, EXIT_SETUP, build_parser, build_plan, main
 from smoke.cli import run_checks as run_all_checks
-from tests.container.threaded_server import ThreadedServer
-from tests.smoke.aws_front import AwsFront
-from tests.smoke.conftest import ENDPOINT, KEY_ID, REGION, RUNTIME_ARN, Deployed, route_env
-from tests.smoke.listeners import SilentListener
+from tests.support.aws_front import AwsFront
+from tests.support.listeners import SilentListener
+from tests.support.servers import ThreadedServer
+from tests.support.smoke_world import ENDPOINT, KEY_ID, REGION, RUNTIME_ARN, Deployed, route_env
 from voice_agent.tts.websocket import WebSocketTts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,6 @@ def user_env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update(
         HOME=str(home),
-        PYTHONPATH=os.pathsep.join([str(ROOT / "agent"), str(ROOT)]),
         AWS_EC2_METADATA_DISABLED="true",
         **extra,
     )

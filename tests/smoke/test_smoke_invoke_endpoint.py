@@ -11,9 +11,9 @@ import pytest
 from smoke.aws import make_client, make_session
 from smoke.diagnosis import Cause
 from smoke.invoke_endpoint import TEXT, run_invoke_check
-from tests.smoke.aws_front import AwsFront, signed_with
-from tests.smoke.conftest import ENDPOINT, KEY_ID, REGION, route_env
-from tests.smoke.listeners import SilentListener
+from tests.support.aws_front import AwsFront, signed_with
+from tests.support.listeners import SilentListener
+from tests.support.smoke_world import ENDPOINT, KEY_ID, REGION, route_env
 
 pytestmark = pytest.mark.model
 

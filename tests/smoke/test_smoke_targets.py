@@ -20,11 +20,11 @@ from smoke.targets import (
     stack_names,
 )
 from stacks.config import load_config
-from tests.smoke.conftest import ENDPOINT, REGION, Deployed, route_env
+from tests.support.smoke_world import ENDPOINT, REGION, Deployed, route_env
 
 ROOT = Path(__file__).resolve().parents[2]
-# The synthesized templates as tests/cdk/test_snapshots.py keeps them in step with the app.
-SNAPSHOTS = ROOT / "tests" / "cdk" / "__snapshots__" / "test_snapshots"
+# The synthesized templates as tests/stacks/test_snapshots.py keeps them in step with the app.
+SNAPSHOTS = ROOT / "tests" / "stacks" / "__snapshots__" / "test_snapshots"
 
 
 @pytest.mark.parametrize("app_name", ["kokoro-voice", "my-voice-2"])

@@ -3,17 +3,14 @@ server mode on loopback for the CLI run as its own process."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import teardown_world
 from moto import mock_aws
-from moto_server import moto_server
 
-from teardown.cli import main
+from tests.support import teardown_world
+from tests.support.moto_server import moto_server
 
 
 @pytest.fixture
@@ -53,14 +50,3 @@ def server_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 def server_world(aws_env: None, server_url: str, tmp_path: Path) -> teardown_world.World:
     """The leftover world, inside the moto server."""
     return teardown_world.build(tmp_path / "app")
-
-
-def run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict[str, Any]]:
-    """main(argv + --json) in-process; returns the exit code and the parsed stdout."""
-    code = main([*argv, "--json"])
-    out = capsys.readouterr().out
-    return code, json.loads(out)
-
-
-def flagged(report: dict[str, Any]) -> set[tuple[str, str]]:
-    return {(f["kind"], f["name"]) for f in report["findings"]}

@@ -10,10 +10,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import run_json
 
 from teardown import cli
 from teardown.cli import EXIT_CLEAN
+from tests.support.teardown_world import run_json
 
 # Credential=<key id>/<date>/<region>/<service>/aws4_request
 _SCOPE = re.compile(r"Credential=[^/]+/\d{8}/(?P<region>[^/]+)/(?P<service>[^/]+)/aws4_request")

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import boto3
 import pytest
-import teardown_world as tw
 from botocore.awsrequest import AWSResponse
-from conftest import flagged, run_json
 
 from teardown import cli
 from teardown.cli import EXIT_UNCHECKED, EXIT_USAGE, main
+from tests.support import teardown_world as tw
+from tests.support.teardown_world import flagged, run_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,9 +117,7 @@ def test_access_denied_during_delete_leaves_it_reported(world, capsys, monkeypat
 
 
 def _clean_env(tmp_path: Path) -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith("AWS_") and k not in {"PYTHONPATH"}
-    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
     env.update(
         AWS_CONFIG_FILE=str(tmp_path / "none"),
         AWS_SHARED_CREDENTIALS_FILE=str(tmp_path / "none"),

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import boto3
-import teardown_world as tw
-from conftest import flagged, run_json
 
 from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED, build_parser, build_scope
 from teardown.delete import delete_findings
 from teardown.inventory import run_inventory
+from tests.support import teardown_world as tw
+from tests.support.teardown_world import flagged, run_json
 
 TEMPLATE = json.dumps({"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}})
 

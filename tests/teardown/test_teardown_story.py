@@ -6,11 +6,11 @@ import io
 
 import boto3
 import pytest
-import teardown_world as tw
-from conftest import flagged, run_json
 
 from teardown import pricing
 from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, main
+from tests.support import teardown_world as tw
+from tests.support.teardown_world import flagged, run_json
 
 
 def _args(world: tw.World) -> list[str]:

@@ -7,7 +7,13 @@ import json
 import pytest
 
 from teardown import pricing
-from teardown.config import CdkDefaults, ConfigError, cdk_defaults, name_matches_app
+from teardown.config import (
+    CdkDefaults,
+    ConfigError,
+    cdk_defaults,
+    name_matches_app,
+    validate_app_name,
+)
 from teardown.manifests import ImageRef, image_refs_from_manifests
 from teardown.model import Finding, Inventory, ServiceCheck
 from teardown.report import cost_text, render_table, summary_line
@@ -140,3 +146,25 @@ def test_table_lists_unchecked_services_with_reasons():
     assert summary_line(inv, 3) == (
         "Result: 0 leftover(s); 1 service(s) UNCHECKED: not known to be clean (exit 3)."
     )
+
+
+@pytest.mark.parametrize(
+    "name", ["kokoro-voice", "my-voice2", "a1", "Kokoro-Voice", "kokoro_voice", "k", "x-", "9lives"]
+)
+def test_cleanup_accepts_exactly_the_app_names_the_cdk_app_accepts(name: str) -> None:
+    from aws_cdk import App
+
+    from stacks.config import ConfigError as CdkConfigError
+    from stacks.config import load_config
+
+    try:
+        load_config(App(context={"app_name": name}).node)
+        cdk_accepts = True
+    except CdkConfigError:
+        cdk_accepts = False
+    try:
+        validate_app_name(name)
+        cleanup_accepts = True
+    except ConfigError:
+        cleanup_accepts = False
+    assert cleanup_accepts == cdk_accepts, name

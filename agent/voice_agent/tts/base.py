@@ -6,9 +6,12 @@ A session speaks the bidirectional session protocol v1 (docs/agent.md): the agen
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from .messages import ClientMessageType, ServerMessageType
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class TtsSession(Protocol):
         """Tear the connection down now (idempotent)."""
         ...
 
-    def events(self) -> AsyncIterator[TtsEvent]: ...
+    def events(self) -> AsyncGenerator[TtsEvent, None]: ...
 
 
 class TtsTransport(Protocol):
@@ -72,7 +75,11 @@ class TtsTransport(Protocol):
 
 def start_message(voice: str | None, audio_format: str, sample_rate: int) -> dict[str, Any]:
     """The `start` message carrying session defaults; an unset voice uses the server default."""
-    msg: dict[str, Any] = {"type": "start", "format": audio_format, "sample_rate": sample_rate}
+    msg: dict[str, Any] = {
+        "type": ClientMessageType.START,
+        "format": audio_format,
+        "sample_rate": sample_rate,
+    }
     if voice:
         msg["voice"] = voice
     return msg
@@ -88,16 +95,16 @@ class ProtocolMessages:
         await self._send(start_message(voice, audio_format, sample_rate))
 
     async def send_text(self, text: str) -> None:
-        await self._send({"type": "text", "text": text})
+        await self._send({"type": ClientMessageType.TEXT, "text": text})
 
     async def flush(self) -> None:
-        await self._send({"type": "flush"})
+        await self._send({"type": ClientMessageType.FLUSH})
 
     async def cancel(self) -> None:
-        await self._send({"type": "cancel"})
+        await self._send({"type": ClientMessageType.CANCEL})
 
     async def close(self) -> None:
-        await self._send({"type": "close"})
+        await self._send({"type": ClientMessageType.CLOSE})
 
 
 class FrameDecoder:
@@ -106,8 +113,18 @@ class FrameDecoder:
     def __init__(self) -> None:
         self._index: int | None = None
 
+    def text(self, frame: str) -> TtsControl:
+        """A text frame: it must be one JSON object (a control message)."""
+        try:
+            message = json.loads(frame)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            raise TtsProtocolError(f"text frame is not a JSON object: {frame[:80]!r}")
+        return self.control(message)
+
     def control(self, message: dict[str, Any]) -> TtsControl:
-        if message.get("type") == "sentence_start":
+        if message.get("type") == ServerMessageType.SENTENCE_START:
             index = message.get("index")
             if not isinstance(index, int):
                 raise TtsProtocolError(f"sentence_start without an integer index: {message!r}")

@@ -1,6 +1,6 @@
 """Tell control messages from audio in a stream that may have lost its frame types.
 
-Rule (DESIGN.md): a payload is a control message only if the WHOLE payload decodes as a JSON
+Rule (docs/protocol.md): a payload is a control message only if the WHOLE payload decodes as a JSON
 object. A leading `{` proves nothing: signed 16-bit PCM can start with 0x7B. Where the transport
 carries a type (WebSocket text/binary, SageMaker DataType UTF8/BINARY) that type wins.
 """

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Any
 
 from aws_sdk_sagemaker_runtime_http2.models import (
@@ -35,6 +35,7 @@ from ..aws_credentials import BotocoreCredentialsResolver, signing_as
 from ..settings import NO_REGION, region_from_env
 from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
 from .classify import BINARY, UTF8, ControlDecodeError, classify
+from .messages import ServerMessageType
 from .sagemaker_client import (
     SdkCall,
     SdkCallError,
@@ -57,7 +58,7 @@ def request_event(message: dict[str, Any]) -> RequestStreamEventPayloadPart:
 
 async def decode_response_stream(
     events: AsyncIterable[ResponseStreamEvent],
-) -> AsyncIterator[TtsEvent]:
+) -> AsyncGenerator[TtsEvent, None]:
     """Map SageMaker response events to TTS events; stream errors become TtsFailure."""
     decoder = FrameDecoder()
     pending_text = bytearray()  # a UTF8 message split over PARTIAL parts
@@ -83,7 +84,7 @@ async def decode_response_stream(
                         continue
                     control = decoder.control(item)
                     yield control
-                    if control.type == "session_end":
+                    if control.type == ServerMessageType.SESSION_END:
                         return
                 case ResponseStreamEventModelStreamError(value=err):
                     yield TtsFailure(
@@ -127,7 +128,7 @@ class SageMakerTtsSession(ProtocolMessages):
         self._closed = False
         # Started now, so the SDK's request failure is seen by `_send` and `events` alike;
         # marked retrieved, so a session closed without reading it logs no asyncio error.
-        self._output = asyncio.ensure_future(stream.await_output())
+        self._output: asyncio.Future[Any] = asyncio.ensure_future(stream.await_output())
         self._output.add_done_callback(retrieve_exception)
 
     def _request_error(self) -> BaseException | None:
@@ -168,7 +169,7 @@ class SageMakerTtsSession(ProtocolMessages):
         with signing_as(self._identity):
             await self._stream.input_stream.close()
 
-    async def events(self) -> AsyncIterator[TtsEvent]:
+    async def events(self) -> AsyncGenerator[TtsEvent, None]:
         try:
             _, receiver = await self._output
         except ServiceError as exc:

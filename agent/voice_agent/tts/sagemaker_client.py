@@ -155,8 +155,9 @@ class SdkCall:
             return await operation()
 
         task = asyncio.create_task(run(), context=context)
+        waiters: set[asyncio.Future[Any]] = {task, self._failure}
         try:
-            await asyncio.wait({task, self._failure}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not task.done():
                 task.cancel()

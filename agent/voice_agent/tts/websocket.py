@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
+from .messages import ServerMessageType
 
 CONNECT_TIMEOUT_S = 10.0
 
@@ -32,21 +33,15 @@ class WebSocketTtsSession(ProtocolMessages):
         with contextlib.suppress(Exception):
             await self._ws.close()
 
-    async def events(self) -> AsyncIterator[TtsEvent]:
+    async def events(self) -> AsyncGenerator[TtsEvent, None]:
         try:
             async for frame in self._ws:
                 if isinstance(frame, bytes):
                     yield self._decoder.audio(frame)
                     continue
-                try:
-                    message = json.loads(frame)
-                except ValueError:
-                    message = None
-                if not isinstance(message, dict):
-                    raise TtsProtocolError(f"text frame is not a JSON object: {frame[:80]!r}")
-                event = self._decoder.control(message)
+                event = self._decoder.text(frame)
                 yield event
-                if event.type == "session_end":
+                if event.type == ServerMessageType.SESSION_END:
                     self._ended = True
                     return
         except ConnectionClosed as exc:

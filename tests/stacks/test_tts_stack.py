@@ -1,0 +1,252 @@
+"""Critical properties of the TTS endpoint stack, asserted on the synthesized template."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from aws_cdk.assertions import Match, Template
+
+from stacks.app_builder import build_app
+from stacks.dockerfile_guard import BIDI_LABEL_KEY
+from stacks.weights_manifest import load_revision
+from tests.support.cdk_synth import RETAINED_BUCKET, TTS, Synthesized, load_json
+
+pytestmark = pytest.mark.synth
+
+
+def test_endpoint_config_variant(synthesized: Synthesized) -> None:
+    synthesized.assertions[TTS].has_resource_properties(
+        "AWS::SageMaker::EndpointConfig",
+        {
+            "ProductionVariants": [
+                Match.object_like(
+                    {
+                        "VariantName": "AllTraffic",
+                        "InstanceType": "ml.g5.xlarge",
+                        "InitialInstanceCount": 1,
+                        "InferenceAmiVersion": "al2023-ami-sagemaker-inference-gpu-4-1",
+                        "ContainerStartupHealthCheckTimeoutInSeconds": 600,
+                        "ModelDataDownloadTimeoutInSeconds": 600,
+                        "RoutingConfig": {"RoutingStrategy": "LEAST_OUTSTANDING_REQUESTS"},
+                    }
+                )
+            ],
+            "Tags": Match.array_with([{"Key": BIDI_LABEL_KEY, "Value": "true"}]),
+        },
+    )
+
+
+def test_model_reads_uncompressed_weights_prefix(synthesized: Synthesized) -> None:
+    model = synthesized.only(TTS, "AWS::SageMaker::Model")["Properties"]
+    container = model["PrimaryContainer"]
+    source = container["ModelDataSource"]["S3DataSource"]
+    assert source["S3DataType"] == "S3Prefix"
+    assert source["CompressionType"] == "None"
+    # The URI comes from the weights custom resource, so the model waits for the files.
+    custom = synthesized.resources(TTS, "Custom::KokoroWeights")
+    assert source["S3Uri"] == {"Fn::GetAtt": [next(iter(custom)), "ModelDataUrl"]}
+    assert container["Mode"] == "SingleModel"
+    assert container["Environment"] == {
+        "KOKORO_MODEL_DIR": "/opt/ml/model",
+        "KOKORO_VOICE": "af_heart",
+        "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
+    }
+    assert model["EnableNetworkIsolation"] is True
+    assert "ModelDataUrl" not in container  # no model.tar.gz
+
+
+def test_endpoint_has_deterministic_name(synthesized: Synthesized) -> None:
+    endpoint = synthesized.only(TTS, "AWS::SageMaker::Endpoint")["Properties"]
+    assert endpoint["EndpointName"] == "kokoro-voice-tts"
+    config_id = next(iter(synthesized.resources(TTS, "AWS::SageMaker::EndpointConfig")))
+    assert endpoint["EndpointConfigName"] == {"Fn::GetAtt": [config_id, "EndpointConfigName"]}
+
+
+def test_weights_custom_resource_carries_pinned_manifest(synthesized: Synthesized) -> None:
+    revision = load_revision("kokoro-82m-v1.0-onnx-fp32")
+    props = synthesized.only(TTS, "Custom::KokoroWeights")["Properties"]
+    assert props["Prefix"] == "kokoro/kokoro-82m-v1.0-onnx-fp32/"
+    assert props["Files"] == [f.as_properties() for f in revision.files]
+    assert {f["name"] for f in props["Files"]} == {
+        "kokoro-v1.0.onnx",
+        "voices-v1.0.bin",
+        "config.json",
+    }
+
+
+def test_weights_bucket_is_retained_encrypted_ssl_only_private(synthesized: Synthesized) -> None:
+    bucket = synthesized.only(TTS, "AWS::S3::Bucket")
+    assert bucket["DeletionPolicy"] == "Retain"
+    assert bucket["UpdateReplacePolicy"] == "Retain"
+    props = bucket["Properties"]
+    assert props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0][
+        "ServerSideEncryptionByDefault"
+    ] == {"SSEAlgorithm": "AES256"}
+    assert props["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    rules = props["LifecycleConfiguration"]["Rules"]
+    assert {"AbortIncompleteMultipartUpload": {"DaysAfterInitiation": 1}}.items() <= rules[
+        0
+    ].items()
+    policy = synthesized.only(TTS, "AWS::S3::BucketPolicy")["Properties"]["PolicyDocument"]
+    deny_insecure = [
+        s
+        for s in policy["Statement"]
+        if s["Effect"] == "Deny"
+        and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
+    ]
+    assert deny_insecure, "bucket policy must deny non-TLS requests"
+
+
+def test_weights_handler_function(synthesized: Synthesized) -> None:
+    synthesized.assertions[TTS].has_resource_properties(
+        "AWS::Lambda::Function",
+        {
+            "Runtime": "python3.12",
+            "Handler": "handler.on_event",
+            "Timeout": 900,
+            "MemorySize": 1024,
+        },
+    )
+
+
+def test_autoscaling_on_concurrency(synthesized: Synthesized) -> None:
+    target = synthesized.only(TTS, "AWS::ApplicationAutoScaling::ScalableTarget")["Properties"]
+    assert target["ResourceId"] == "endpoint/kokoro-voice-tts/variant/AllTraffic"
+    assert target["ScalableDimension"] == "sagemaker:variant:DesiredInstanceCount"
+    assert (target["MinCapacity"], target["MaxCapacity"]) == (1, 2)
+    assert "AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint" in json.dumps(
+        target["RoleARN"]
+    )
+    policy = synthesized.only(TTS, "AWS::ApplicationAutoScaling::ScalingPolicy")["Properties"]
+    tracking = policy["TargetTrackingScalingPolicyConfiguration"]
+    assert tracking["PredefinedMetricSpecification"] == {
+        "PredefinedMetricType": "SageMakerVariantConcurrentRequestsPerModelHighResolution"
+    }
+    assert tracking["TargetValue"] == 4
+
+
+def test_alarms_on_errors_and_latency(synthesized: Synthesized) -> None:
+    alarms = [
+        a["Properties"] for a in synthesized.resources(TTS, "AWS::CloudWatch::Alarm").values()
+    ]
+    by_metric = {a["MetricName"]: a for a in alarms}
+    assert set(by_metric) == {"Invocation5XXErrors", "InvocationModelErrors", "ModelLatency"}
+    for alarm in alarms:
+        assert alarm["Namespace"] == "AWS/SageMaker"
+        assert {"Name": "EndpointName", "Value": "kokoro-voice-tts"} in alarm["Dimensions"]
+    assert by_metric["ModelLatency"]["ExtendedStatistic"] == "p90"
+    assert by_metric["ModelLatency"]["Threshold"] == 2_000_000  # microseconds
+
+
+def test_endpoint_log_group_is_named_for_the_endpoint(synthesized: Synthesized) -> None:
+    synthesized.assertions[TTS].has_resource_properties(
+        "AWS::Logs::LogGroup", {"LogGroupName": "/aws/sagemaker/Endpoints/kokoro-voice-tts"}
+    )
+
+
+def test_kokoro_image_is_amd64_and_agent_image_arm64(synthesized: Synthesized) -> None:
+    platforms = {}
+    for stack in ("KokoroVoice-Tts", "KokoroVoice-Agent"):
+        assets = load_json(synthesized.outdir / f"{stack}.assets.json")
+        for image in assets["dockerImages"].values():
+            platforms[image["displayName"]] = image["source"]["platform"]
+    assert platforms == {
+        "KokoroImage": "linux/amd64",
+        "VoiceAgent/Runtime/AgentRuntimeArtifact": "linux/arm64",
+    }
+
+
+def test_outputs(synthesized: Synthesized) -> None:
+    outputs = synthesized.templates[TTS]["Outputs"]
+    assert {"EndpointName", "EndpointArn", "WeightsBucketName", "ImageUri"} <= set(outputs)
+
+
+def test_context_overrides_reach_the_template(tmp_path: Path) -> None:
+    app = build_app(
+        {
+            "app_name": "demo-voice",
+            "instance_type": "ml.g6.xlarge",
+            "max_instances": "3",
+            "voice": "bf_emma",
+        },
+        outdir=str(tmp_path),
+    )
+    template = Template.from_stack(app.node.find_child("DemoVoice-Tts"))
+    template.has_resource_properties(
+        "AWS::SageMaker::EndpointConfig",
+        {"ProductionVariants": [Match.object_like({"InstanceType": "ml.g6.xlarge"})]},
+    )
+    template.has_resource_properties("AWS::SageMaker::Endpoint", {"EndpointName": "demo-voice-tts"})
+    template.has_resource_properties(
+        "AWS::ApplicationAutoScaling::ScalableTarget",
+        {"MaxCapacity": 3, "ResourceId": "endpoint/demo-voice-tts/variant/AllTraffic"},
+    )
+    template.has_resource_properties(
+        "AWS::SageMaker::Model",
+        {
+            "PrimaryContainer": Match.object_like(
+                {"Environment": Match.object_like({"KOKORO_VOICE": "bf_emma"})}
+            )
+        },
+    )
+
+
+def _imported_arn(suffix: str = "") -> dict:
+    return {
+        "Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, f":s3:::{RETAINED_BUCKET}{suffix}"]]
+    }
+
+
+def test_weights_bucket_context_imports_the_retained_bucket(variant: Synthesized) -> None:
+    # Imported, not created: no second bucket, and the weights step fills the named one.
+    assert variant.resources(TTS, "AWS::S3::Bucket") == {}
+    props = variant.only(TTS, "Custom::KokoroWeights")["Properties"]
+    assert props["BucketName"] == RETAINED_BUCKET
+    assert props["Prefix"] == "kokoro/kokoro-82m-v1.0-onnx-fp32/"
+    outputs = variant.templates[TTS]["Outputs"]
+    assert outputs["WeightsBucketName"]["Value"] == RETAINED_BUCKET
+
+
+def test_reused_bucket_gets_its_ssl_only_policy_back(variant: Synthesized) -> None:
+    # The bucket policy was a stack resource and went with the destroyed stack.
+    policy = variant.only(TTS, "AWS::S3::BucketPolicy")
+    assert "DeletionPolicy" not in policy  # deleted again on destroy, so a re-import can add it
+    props = policy["Properties"]
+    assert props["Bucket"] == RETAINED_BUCKET
+    (statement,) = props["PolicyDocument"]["Statement"]
+    assert statement["Effect"] == "Deny"
+    assert statement["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    assert statement["Resource"] == [_imported_arn(), _imported_arn("/*")]
+
+
+def test_reused_bucket_iam_stays_scoped_to_its_prefixes(variant: Synthesized) -> None:
+    by_role: dict[str, list[dict]] = {"TtsExecutionRole": [], "WeightsHandlerRole": []}
+    for logical_id, res in variant.resources(TTS, "AWS::IAM::Policy").items():
+        for role in by_role:
+            if logical_id.startswith(role):
+                by_role[role] += res["Properties"]["PolicyDocument"]["Statement"]
+    s3 = {
+        role: {json.dumps(s["Action"]): s for s in stmts if "s3:" in json.dumps(s["Action"])}
+        for role, stmts in by_role.items()
+    }
+    model = s3["TtsExecutionRole"]
+    assert model['"s3:GetObject"']["Resource"] == _imported_arn(
+        "/kokoro/kokoro-82m-v1.0-onnx-fp32/*"
+    )
+    assert model['"s3:ListBucket"']["Resource"] == _imported_arn()
+    assert model['"s3:ListBucket"']["Condition"] == {
+        "StringLike": {
+            "s3:prefix": ["kokoro/kokoro-82m-v1.0-onnx-fp32/", "kokoro/kokoro-82m-v1.0-onnx-fp32/*"]
+        }
+    }
+    writer = s3["WeightsHandlerRole"]
+    put = writer['["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"]']
+    assert put["Resource"] == _imported_arn("/kokoro/*")
+    assert writer['"s3:ListBucket"']["Condition"] == {"StringLike": {"s3:prefix": ["kokoro/*"]}}

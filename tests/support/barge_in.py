@@ -1,0 +1,94 @@
+"""The barge-in scenario on a live server (`cancel` while sending, while synthesizing),
+shared by tests/container/test_barge_in.py and the soak (tests/container/test_soak.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from tests.support.transcript import Frame, parse
+from tests.support.ws_frames import send
+
+
+class Recorder:
+    """Reads every frame in the background with its arrival time."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[tuple[float, Frame]] = []
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            frame = raw if isinstance(raw, bytes) else json.loads(raw)
+            self.frames.append((time.perf_counter(), frame))
+
+    async def wait_for(self, pred, since: int = 0, timeout: float = 120.0) -> tuple[float, Frame]:
+        """The first frame from index `since` on that matches pred."""
+        deadline = time.perf_counter() + timeout
+        seen = since
+        while time.perf_counter() < deadline:
+            for at, frame in self.frames[seen:]:
+                if pred(frame):
+                    return at, frame
+            seen = len(self.frames)
+            await asyncio.sleep(0.002)
+        raise TimeoutError("frame never arrived")
+
+
+def kind(name: str):
+    return lambda f: isinstance(f, dict) and f.get("type") == name
+
+
+async def barge_in(url: str) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    async with connect(url, max_queue=None) as ws:
+        rec = Recorder(ws)
+        await send(ws, {"type": "start", "format": "pcm"})
+        # 1) cancel while sentence 0 is being sent and sentence 1 is being synthesized
+        await send(ws, {"type": "text", "text": "Hello there, this is the first sentence. "})
+        await send(ws, {"type": "text", "text": "And this second one will be dropped. Third."})
+        await rec.wait_for(lambda f: isinstance(f, bytes))
+        sent_at, mark = time.perf_counter(), len(rec.frames)
+        await send(ws, {"type": "cancel"})
+        got_at, cancelled = await rec.wait_for(kind("cancelled"), since=mark)
+        figures["cancel_during_send_ms"] = (got_at - sent_at) * 1000
+        figures["dropped_during_send"] = cancelled["dropped"]
+        audio_after_cancel_sent = sum(
+            len(f) for at, f in rec.frames if isinstance(f, bytes) and sent_at <= at <= got_at
+        )
+        figures["audio_bytes_between_cancel_and_cancelled"] = audio_after_cancel_sent
+        # 2) the session takes new text at once
+        mark = len(rec.frames)
+        await send(ws, {"text": "Okay."})
+        await rec.wait_for(kind("flushed"), since=mark)
+        # 3) cancel while a sentence is only being synthesized (nothing sent yet)
+        await send(ws, {"text": "This sentence is cancelled while the model works on it."})
+        await asyncio.sleep(0.3)
+        sent_at, mark = time.perf_counter(), len(rec.frames)
+        await send(ws, {"type": "cancel"})
+        got_at, cancelled = await rec.wait_for(kind("cancelled"), since=mark)
+        figures["cancel_during_synthesis_ms"] = (got_at - sent_at) * 1000
+        figures["dropped_during_synthesis"] = cancelled["dropped"]
+        await send(ws, {"text": "Done."})
+        await send(ws, {"type": "close"})
+        await rec.wait_for(kind("session_end"))
+        await rec.task
+    transcript = parse([f for _, f in rec.frames])
+    assert transcript.problems == []  # includes: no audio outside a sentence after cancelled
+    assert transcript.errors == []
+    assert len(transcript.epochs) == 3
+    # Epoch 1: at most the first sentence (possibly cut); nothing of the dropped sentences.
+    first = transcript.epochs[0].sentences
+    assert [s.text for s in first] == ["Hello there, this is the first sentence."]
+    assert figures["dropped_during_send"] >= 1  # at least the queued second sentence
+    figures["first_sentence_cut"] = float(not first[0].complete)
+    # After each cancel, new text is spoken, complete, with indices continuing.
+    assert [s.text for s in transcript.epochs[1].sentences] == ["Okay."]
+    assert [s.text for s in transcript.epochs[2].sentences] == ["Done."]
+    assert all(s.complete and s.audio for e in transcript.epochs[1:] for s in e.sentences)
+    assert figures["dropped_during_synthesis"] == 1
+    return figures

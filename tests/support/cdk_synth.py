@@ -1,0 +1,44 @@
+"""The synthesized CDK app as the stacks tests read it (the fixture is in tests/stacks)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aws_cdk import App
+from aws_cdk.assertions import Template
+
+TTS = "KokoroVoice-Tts"
+AGENT = "KokoroVoice-Agent"
+
+# A second configuration (the `variant` fixture): reuse a retained weights bucket and call a
+# plain (in-region) Bedrock model id instead of an inference profile.
+RETAINED_BUCKET = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
+PLAIN_MODEL_ID = "anthropic.claude-haiku-4-5-20251001-v1:0"
+VARIANT_CONTEXT = {"weights_bucket": RETAINED_BUCKET, "bedrock_model_id": PLAIN_MODEL_ID}
+
+
+@dataclass
+class Synthesized:
+    app: App
+    outdir: Path
+    templates: dict[str, dict[str, Any]]
+    assertions: dict[str, Template]
+
+    def resources(self, stack: str, cfn_type: str) -> dict[str, dict[str, Any]]:
+        return {
+            logical_id: res
+            for logical_id, res in self.templates[stack]["Resources"].items()
+            if res["Type"] == cfn_type
+        }
+
+    def only(self, stack: str, cfn_type: str) -> dict[str, Any]:
+        found = self.resources(stack, cfn_type)
+        assert len(found) == 1, f"expected one {cfn_type} in {stack}, found {list(found)}"
+        return next(iter(found.values()))
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))

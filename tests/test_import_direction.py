@@ -1,0 +1,58 @@
+"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke, tests.
+
+The two runtime packages ship in separate images, so neither imports the other, nor any
+tool package; devkit imports no consumer of its own. The smoke check (run from .venv after a
+deploy) uses the agent's transports and devkit's agent caller, and talks to the server only
+over the wire."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from devkit.paths import REPO_ROOT
+
+PACKAGES = {
+    "kokoro_server": REPO_ROOT / "container" / "kokoro_server",
+    "voice_agent": REPO_ROOT / "agent" / "voice_agent",
+    "devkit": REPO_ROOT / "devkit",
+    "stacks": REPO_ROOT / "stacks",
+    "teardown": REPO_ROOT / "teardown",
+    "smoke": REPO_ROOT / "smoke",
+}
+TOOLS = {"devkit", "demo", "bench", "smoke", "tests", "stacks", "teardown"}
+FORBIDDEN = {
+    "kokoro_server": TOOLS | {"voice_agent"},
+    "voice_agent": TOOLS | {"kokoro_server"},
+    "devkit": {"demo", "bench", "smoke", "tests", "stacks", "teardown"},
+    "stacks": TOOLS - {"stacks"} | {"kokoro_server", "voice_agent"},
+    "teardown": TOOLS - {"teardown", "stacks"} | {"kokoro_server", "voice_agent"},
+    "smoke": TOOLS - {"smoke", "devkit"} | {"kokoro_server"},
+}
+
+
+def imported_packages(source: str) -> set[str]:
+    """Top-level names of every absolute import in the source, wherever it stands."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_imports_are_found_at_any_depth() -> None:
+    source = "import os\ndef f():\n    from devkit.text import PARAGRAPH\n    import tests.x\n"
+    assert imported_packages(source) == {"os", "devkit", "tests"}
+
+
+@pytest.mark.parametrize("package", list(PACKAGES))
+def test_package_imports_nothing_it_must_not(package: str) -> None:
+    offenders = {
+        str(path.relative_to(REPO_ROOT)): sorted(bad)
+        for path in PACKAGES[package].rglob("*.py")
+        if (bad := imported_packages(path.read_text(encoding="utf-8")) & FORBIDDEN[package])
+    }
+    assert offenders == {}

@@ -1,0 +1,99 @@
+"""Contract of session protocol v1 between the two images: every server message builder
+(kokoro_server.protocol) round-trips through the agent's client decoders (the WebSocket
+text-frame decoder and the SageMaker response-stream decoder), and both sides name the same
+message types and the same default sample rate. The two packages share no import, so this
+test is where they meet."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from aws_sdk_sagemaker_runtime_http2.models import (
+    ResponsePayloadPart,
+    ResponseStreamEventPayloadPart,
+)
+
+from kokoro_server import protocol
+from kokoro_server.engine import SAMPLE_RATE
+from kokoro_server.messages import ClientType, ServerType
+from voice_agent.tts.base import FrameDecoder, TtsAudio, TtsControl, start_message
+from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE, ClientMessageType, ServerMessageType
+from voice_agent.tts.sagemaker import decode_response_stream
+
+# One sample of every server message, built by the server's own builders.
+BUILT = {
+    ServerType.SENTENCE_START: protocol.sentence_start(0, "Déjà vu, 3.14 €.", "pcm", 24000),
+    ServerType.SYNTHESIS_COMPLETE: protocol.synthesis_complete(0, 4800, 0.1, 12.5),
+    ServerType.FLUSHED: protocol.flushed(),
+    ServerType.CANCELLED: protocol.cancelled(2),
+    ServerType.ERROR: protocol.error("unknown_voice", "no voice 'x'", fatal=False),
+    ServerType.SESSION_END: protocol.session_end(1, 0.1),
+}
+
+
+def test_every_server_message_type_has_a_built_sample() -> None:
+    assert set(BUILT) == set(ServerType)
+
+
+def test_both_sides_name_the_same_message_types_and_default_rate() -> None:
+    assert {t.value for t in ServerType} == {t.value for t in ServerMessageType}
+    assert {t.value for t in ClientType} == {t.value for t in ClientMessageType}
+    assert DEFAULT_SAMPLE_RATE == SAMPLE_RATE
+
+
+@pytest.mark.parametrize("kind", list(ServerType), ids=str)
+def test_websocket_decoder_reads_each_server_message(kind: ServerType) -> None:
+    frame = BUILT[kind]
+    control = FrameDecoder().text(frame)
+    assert isinstance(control, TtsControl)
+    assert control.type == ServerMessageType(kind.value)
+    assert control.message == json.loads(frame)
+
+
+async def test_sagemaker_decoder_reads_the_whole_session() -> None:
+    """The server's messages in session order as SageMaker delivers them (UTF8 control parts,
+    BINARY audio parts), through the agent's SageMaker decoder."""
+    audio = b"{" + bytes(range(99))  # PCM that starts like JSON
+    order = [
+        ServerType.SENTENCE_START,
+        "audio",
+        ServerType.SYNTHESIS_COMPLETE,
+        ServerType.FLUSHED,
+        ServerType.CANCELLED,
+        ServerType.ERROR,
+        ServerType.SESSION_END,
+    ]
+
+    async def parts() -> AsyncIterator[ResponseStreamEventPayloadPart]:
+        for item in order:
+            if item == "audio":
+                part = ResponsePayloadPart(bytes_=audio, data_type="BINARY")
+            else:
+                data = BUILT[ServerType(item)].encode("utf-8")
+                part = ResponsePayloadPart(bytes_=data, data_type="UTF8")
+            yield ResponseStreamEventPayloadPart(value=part)
+
+    events = [e async for e in decode_response_stream(parts())]
+    assert [e.type if isinstance(e, TtsControl) else "audio" for e in events] == order
+    assert events[1] == TtsAudio(0, audio)
+    controls = [e for e in events if isinstance(e, TtsControl)]
+    assert [c.message for c in controls] == [
+        json.loads(BUILT[ServerType(k)]) for k in order if k != "audio"
+    ]
+
+
+def test_the_servers_parser_accepts_what_the_client_sends() -> None:
+    start = protocol.parse_message(start_message("af_heart", "mp3", 16000), 100)
+    assert start.type == ClientType.START
+    assert (start.options.voice, start.options.format, start.options.sample_rate) == (
+        "af_heart",
+        "mp3",
+        16000,
+    )
+    for kind in (ClientMessageType.FLUSH, ClientMessageType.CANCEL, ClientMessageType.CLOSE):
+        assert protocol.parse_message({"type": kind}, 100).type == ClientType(kind.value)
+    assert (
+        protocol.parse_message({"type": ClientMessageType.TEXT, "text": "Hi."}, 100).text == "Hi."
+    )
