@@ -25,6 +25,7 @@ from websockets.asyncio.client import connect
 
 from devkit.sse import iter_sse_data
 from devkit.wav import wav_frames, write_wav
+from voice_agent.settings import region_from_env
 from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 
@@ -171,11 +172,13 @@ def invoke_runtime(
     session_id: str | None = None,
     client: Any = None,
 ) -> InvocationResult:
-    """Invoke a deployed AgentCore runtime (boto3 `bedrock-agentcore`)."""
+    """Invoke a deployed AgentCore runtime (boto3 `bedrock-agentcore`). Region: `region`
+    (--region), else AWS_REGION, else AWS_DEFAULT_REGION, else botocore's profile config."""
     if client is None:
         import boto3
 
-        client = boto3.client("bedrock-agentcore", region_name=region)
+        # botocore reads AWS_DEFAULT_REGION but not AWS_REGION: resolve it here.
+        client = boto3.client("bedrock-agentcore", region_name=region or region_from_env())
     start = time.perf_counter()
     response = client.invoke_agent_runtime(
         agentRuntimeArn=runtime_arn,

@@ -122,7 +122,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--url", default="http://127.0.0.1:8080", help="local agent base URL")
     p.add_argument("--ws", action="store_true", help="use the /ws WebSocket instead of SSE")
     p.add_argument("--runtime-arn", help="invoke a deployed AgentCore runtime instead")
-    p.add_argument("--region", help="AWS region for --runtime-arn")
+    p.add_argument(
+        "--region", help="AWS region for --runtime-arn (default: AWS_REGION, AWS_DEFAULT_REGION)"
+    )
     p.add_argument(
         "--prompt",
         action="append",

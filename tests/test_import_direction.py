@@ -1,7 +1,9 @@
-"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, tests.
+"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke, tests.
 
 The two runtime packages ship in separate images, so neither imports the other, nor any
-tool package; devkit imports no consumer of its own."""
+tool package; devkit imports no consumer of its own. The smoke check (run from .venv after a
+deploy) uses the agent's transports and devkit's agent caller, and talks to the server only
+over the wire."""
 
 from __future__ import annotations
 
@@ -17,14 +19,16 @@ PACKAGES = {
     "devkit": REPO_ROOT / "devkit",
     "stacks": REPO_ROOT / "stacks",
     "teardown": REPO_ROOT / "teardown",
+    "smoke": REPO_ROOT / "smoke",
 }
-TOOLS = {"devkit", "demo", "bench", "tests", "stacks", "teardown"}
+TOOLS = {"devkit", "demo", "bench", "smoke", "tests", "stacks", "teardown"}
 FORBIDDEN = {
     "kokoro_server": TOOLS | {"voice_agent"},
     "voice_agent": TOOLS | {"kokoro_server"},
-    "devkit": {"demo", "bench", "tests", "stacks", "teardown"},
+    "devkit": {"demo", "bench", "smoke", "tests", "stacks", "teardown"},
     "stacks": TOOLS - {"stacks"} | {"kokoro_server", "voice_agent"},
     "teardown": TOOLS - {"teardown", "stacks"} | {"kokoro_server", "voice_agent"},
+    "smoke": TOOLS - {"smoke", "devkit"} | {"kokoro_server"},
 }
 
 

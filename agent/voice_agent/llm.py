@@ -146,16 +146,26 @@ def read_script(text: str) -> list[str]:
     return answers
 
 
+def bedrock_model(model_id: str | None, region: str | None) -> Any:
+    """The Strands BedrockModel the agent streams from, in an explicit region (Strands would
+    otherwise fall back to us-west-2, where the agent may have no Bedrock grant)."""
+    if not model_id:
+        raise ValueError("BEDROCK_MODEL_ID is not set")
+    if not region:
+        raise ValueError("the Bedrock text source needs a region: set AWS_REGION")
+    from strands.models import BedrockModel
+
+    return BedrockModel(model_id=model_id, region_name=region, streaming=True)
+
+
 class StrandsBedrockSource:
     """Strands Agents with a Bedrock model, streamed with `Agent.stream_async`."""
 
-    def __init__(self, model_id: str | None = None, model: Any = None) -> None:
+    def __init__(
+        self, model_id: str | None = None, model: Any = None, region: str | None = None
+    ) -> None:
         if model is None:
-            if not model_id:
-                raise ValueError("BEDROCK_MODEL_ID is not set")
-            from strands.models import BedrockModel
-
-            model = BedrockModel(model_id=model_id, streaming=True)
+            model = bedrock_model(model_id, region)
         self.model_id = model_id or getattr(model, "config", {}).get("model_id", "?")
         self._model = model
 

@@ -1,7 +1,8 @@
 """Agent configuration: every setting read from the environment in one place (docs/agent.md).
 
-`AgentSettings.from_env(env)` reads the TTS target, the text source (Bedrock or a scripted
-conversation), the conversation bounds, the bind address and every timeout;
+`AgentSettings.from_env(env)` reads the TTS target, the region (AWS_REGION, then
+AWS_DEFAULT_REGION; refused when missing and an AWS service is used), the text source (Bedrock
+or a scripted conversation), the conversation bounds, the bind address and every timeout;
 `tts_transport()`, `text_source()` and `conversations()` build what the settings name.
 """
 
@@ -25,6 +26,22 @@ from .tts.base import TtsTransport
 from .tts.messages import DEFAULT_SAMPLE_RATE
 
 TEXT_SOURCES = ("bedrock", "replay")
+
+NO_REGION = (
+    "no AWS region configured: set AWS_REGION (or AWS_DEFAULT_REGION). The SageMaker endpoint "
+    "and Bedrock are called in that region; only a local run (TTS_URL with "
+    "AGENT_TEXT_SOURCE=replay) needs none"
+)
+
+
+def region_from_env(env: Mapping[str, str] | None = None) -> str | None:
+    """AWS_REGION, then AWS_DEFAULT_REGION (docs/agent.md); botocore alone reads only the
+    second, so the agent resolves the region itself and passes it to every client."""
+    env = os.environ if env is None else env
+    for name in ("AWS_REGION", "AWS_DEFAULT_REGION"):
+        if region := env.get(name, "").strip():
+            return region
+    return None
 
 
 @dataclass(frozen=True)
@@ -55,6 +72,7 @@ class AgentSettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> AgentSettings:
+        """Raises ValueError with a clear message for a bad value or a missing region."""
         env = dict(os.environ if env is None else env)
         kind = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower()
         if kind not in TEXT_SOURCES:
@@ -65,10 +83,10 @@ class AgentSettings:
         if kind == "replay" and env.get("AGENT_REPLAY_FILE"):
             text = Path(env["AGENT_REPLAY_FILE"]).read_text(encoding="utf-8")
             script = tuple(read_script(text))
-        return cls(
+        settings = cls(
             tts_url=env.get("TTS_URL") or None,
             tts_endpoint_name=env.get("TTS_ENDPOINT_NAME") or None,
-            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or None,
+            region=region_from_env(env),
             default_voice=env.get("TTS_VOICE") or env.get("AGENT_DEFAULT_VOICE") or None,
             sample_rate=_number(env, "AGENT_SAMPLE_RATE", DEFAULT_SAMPLE_RATE, int),
             text_source_kind=kind,
@@ -84,6 +102,15 @@ class AgentSettings:
             host=env.get("HOST") or cls.host,
             port=_number(env, "PORT", 8080, int),
         )
+        if settings.region is None and settings.uses_aws:
+            raise ValueError(NO_REGION)
+        return settings
+
+    @property
+    def uses_aws(self) -> bool:
+        """A SageMaker TTS endpoint (TTS_URL unset) or Bedrock text: both need a region."""
+        sagemaker_tts = not self.tts_url and bool(self.tts_endpoint_name)
+        return sagemaker_tts or self.text_source_kind == "bedrock"
 
     def tts_transport(self) -> TtsTransport:
         """TTS_URL selects the WebSocket transport, else TTS_ENDPOINT_NAME selects SageMaker."""
@@ -107,7 +134,7 @@ class AgentSettings:
             if len(self.replay_script) == 1:
                 return ReplayedAnswerSource(self.replay_script[0], **pacing)
             return ScriptedConversationSource(self.replay_script, **pacing)
-        return StrandsBedrockSource(model_id=self.bedrock_model_id)
+        return StrandsBedrockSource(model_id=self.bedrock_model_id, region=self.region)
 
     def conversations(self) -> ConversationStore:
         return ConversationStore(self.max_conversations, self.max_turns)

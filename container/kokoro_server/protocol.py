@@ -43,6 +43,7 @@ class ClientMessage:
     text: str = ""
     options: Options = Options()
     request_id: str | None = None
+    lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -103,6 +104,20 @@ def _sample_rate(obj: dict[str, Any]) -> int | None:
     return int(rate)
 
 
+def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
+    """The shape of `lexicon`; its phonemes are checked against the model's vocabulary later."""
+    lexicon = obj.get("lexicon")
+    if lexicon is None:
+        return None
+    if not isinstance(lexicon, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in lexicon.items()
+    ):
+        raise ProtocolError("bad_parameter", "lexicon must be an object of word -> phonemes")
+    return {
+        _encodable(k, "lexicon word"): _encodable(v, "lexicon phonemes") for k, v in lexicon.items()
+    }
+
+
 def _text(obj: dict[str, Any], max_chars: int) -> str:
     if "text" not in obj:
         raise ProtocolError("missing_text", "a text message needs a 'text' field")
@@ -142,7 +157,9 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
-        return ClientMessage(ClientType.START, options=options, request_id=rid)
+        return ClientMessage(
+            ClientType.START, options=options, request_id=rid, lexicon=lexicon_field(obj)
+        )
     if kind in (ClientType.TEXT, UTTERANCE):
         text = _text(obj, max_text_chars)
         return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))

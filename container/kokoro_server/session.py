@@ -30,6 +30,7 @@ from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
 from .messages import ClientType
+from .pronunciation import Lexicon, PronunciationError
 from .protocol import UTTERANCE, ClientMessage, Options, ProtocolError
 from .segmenter import SentenceSegmenter
 from .synthesis import SynthesisService, Synthesized
@@ -88,6 +89,7 @@ class Session:
         self.settings = settings
         self.id = uuid.uuid4().hex[:12]
         self.request_id: str | None = None
+        self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
         self.defaults = Options(
             voice=default_voice, speed=1.0, format="pcm", sample_rate=SAMPLE_RATE
         )
@@ -167,6 +169,8 @@ class Session:
         """Apply one valid message. Returns True once the session is closing."""
         if msg.type == ClientType.START:
             await self._check_voice(msg.options.voice)
+            if msg.lexicon is not None:
+                self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = _merge(self.defaults, msg.options)
             self.request_id = msg.request_id or self.request_id
             return False
@@ -215,6 +219,13 @@ class Session:
         except UnknownVoiceError as exc:
             raise ProtocolError("unknown_voice", str(exc)) from exc
 
+    async def _lexicon(self, entries: dict[str, str]) -> Lexicon:
+        engine = await self.service.wait_ready()
+        try:
+            return Lexicon(entries, engine.vocab, "lexicon")
+        except PronunciationError as exc:
+            raise ProtocolError("bad_parameter", str(exc)) from exc
+
     def _enqueue_sentence(self, text: str, options: Options) -> None:
         assert options.voice and options.speed and options.format and options.sample_rate
         self.pending += 1
@@ -261,10 +272,12 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate
+                    item.text, item.voice, item.speed, item.format, item.sample_rate, self.lexicon
                 )
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
+            except PronunciationError as exc:  # bad inline markup in this sentence
+                result = _Failed("bad_parameter", str(exc))
             except Exception as exc:
                 log.exception(
                     "synthesis failed", extra=fields(session=self.id, text=item.text[:80])

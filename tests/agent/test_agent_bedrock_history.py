@@ -17,6 +17,8 @@ from voice_agent.settings import AgentSettings
 
 MODEL_ID = "anthropic.claude-test-v1:0"
 ACCESS_KEY = "AKIDVOICEAGENTTEST"
+# What the agent stack sets (AWS_REGION comes from the runtime).
+PRODUCTION_ENV = {"BEDROCK_MODEL_ID": MODEL_ID, "AWS_REGION": "us-east-1"}
 
 
 @pytest.fixture
@@ -37,7 +39,7 @@ def bedrock(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[BedrockDouble
 async def test_the_history_goes_to_bedrock_as_messages_before_the_prompt(
     bedrock: BedrockDouble,
 ) -> None:
-    source = AgentSettings.from_env({"BEDROCK_MODEL_ID": MODEL_ID}).text_source()
+    source = AgentSettings.from_env(PRODUCTION_ENV).text_source()
     history = History(
         (
             Turn("Where is my order?", "Thanks for calling.", interrupted=True),
@@ -62,7 +64,7 @@ async def test_the_history_goes_to_bedrock_as_messages_before_the_prompt(
 
 
 async def test_without_history_only_the_prompt_is_sent(bedrock: BedrockDouble) -> None:
-    source = AgentSettings.from_env({"BEDROCK_MODEL_ID": MODEL_ID}).text_source()
+    source = AgentSettings.from_env(PRODUCTION_ENV).text_source()
     assert [d async for d in source.stream("Hello?")]
     assert bedrock.requests[0].body["messages"] == [
         {"role": "user", "content": [{"text": "Hello?"}]}
