@@ -20,6 +20,7 @@ from .engine import KokoroEngine
 from .logs import fields
 from .model_files import locate
 from .phonemes import Phonemizer
+from .word_times import WordTiming
 
 log = logging.getLogger("kokoro.synthesis")
 
@@ -33,6 +34,7 @@ class Synthesized:
     synth_ms: float  # model time
     encode_ms: float
     started_at: float  # perf_counter when a worker thread picked it up
+    words: tuple[WordTiming, ...] | None = None  # None: the model gives no durations
 
 
 class SynthesisService:
@@ -54,7 +56,9 @@ class SynthesisService:
         """Blocking: load the weights, then prove the model works with a warm-up synthesis."""
         try:
             files = locate(self.settings.model_dir, self.settings.model_file)
-            engine = KokoroEngine(self.settings, files, Phonemizer(self.settings.language))
+            engine = KokoroEngine(
+                self.settings, files, Phonemizer(self.settings.language).phonemize
+            )
             started = time.perf_counter()
             warm = engine.synthesize(WARM_UP_TEXT, engine.default_voice)
             if warm.size == 0 or not float(abs(warm).max()) > 0.0:
@@ -90,7 +94,8 @@ class SynthesisService:
     def _run(self, text: str, voice: str, speed: float, fmt: str, rate: int) -> Synthesized:
         assert self.engine is not None
         started = time.perf_counter()
-        samples = self.engine.synthesize(text, voice, speed)
+        speech = self.engine.synthesize_timed(text, voice, speed)
+        samples = speech.audio
         synthesized = time.perf_counter()
         data = audio.encode(samples, fmt, rate)
         done = time.perf_counter()
@@ -100,6 +105,7 @@ class SynthesisService:
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),
             started_at=started,
+            words=speech.words,
         )
 
     async def synthesize(

@@ -1,0 +1,157 @@
+"""Word boundaries from text to model calls to times, without the model: the espeak
+phonemizer's word mapping, cutting long sentences into calls, durations -> word times."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kokoro_server.model_calls import MAX_TOKENS, plan_calls, tokenize
+from kokoro_server.model_files import from_pypi_packages
+from kokoro_server.phonemes import Phonemizer, written_words
+from kokoro_server.spoken import SpokenWord
+from kokoro_server.word_times import word_timings
+
+
+@pytest.fixture(scope="module")
+def phonemizer() -> Phonemizer:
+    return Phonemizer("en-us")
+
+
+@pytest.fixture(scope="module")
+def vocab() -> dict[str, int]:
+    return from_pypi_packages().vocab
+
+
+# ---- written words ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "Dr. Smith paid $29.99, e.g. today!",
+            ["Dr.", "Smith", "paid", "$29.99,", "e.g.", "today!"],
+        ),
+        ("「今日は」と言った。", ["「今", "日", "は」", "と", "言", "っ", "た。"]),
+        ("Hello世界 ok", ["Hello", "世", "界", "ok"]),
+        ("  \n ", []),
+    ],
+)
+def test_written_words_split_at_spaces_and_per_cjk_character(text, words):
+    assert written_words(text) == words
+    assert "".join(words) == "".join(text.split())
+
+
+# ---- phonemizer: every written word owns its phonemes ----------------------------------
+
+
+def espeak_sentence(phonemizer: Phonemizer, text: str) -> str:
+    """What espeak says for the whole sentence (the model input before word boundaries)."""
+    return phonemizer._backend.phonemize([text], strip=True)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello, this is a warm-up sentence.",
+        "It costs $29.99 on 3/4/2024, Dr. Smith said.",
+        "The U.S. economy grew 3.5% in 2023, e.g. faster.",
+        'She said "yes" — and left…',
+        "今日は良い天気ですね。",
+    ],
+)
+def test_words_keep_the_sentences_own_phonemes_when_they_line_up(phonemizer, text):
+    result = phonemizer.phonemize(text, "jf_alpha")
+    assert [w.text for w in result.words] == written_words(text)
+    assert result.phonemes == espeak_sentence(phonemizer, text)  # context kept: "a" is "ɐ"
+
+
+def test_numbers_map_to_all_of_their_spoken_words(phonemizer):
+    words = {w.text: w.phonemes for w in phonemizer.phonemize("Pay $29.99 by 3/4.", "v").words}
+    assert words["$29.99"].split() == ["dˈɑːlɚ", "twˈɛnti", "nˈaɪn.nˈaɪnti", "nˈaɪn"]
+    assert words["3/4."] == "θɹˈiː slˈæʃ fˈɔːɹ."
+
+
+def test_words_espeak_merges_in_context_take_their_own_phonemes(phonemizer):
+    # In context espeak reads "out of" as one word (ˌaʊɾəv); the rest keeps its context.
+    result = phonemizer.phonemize("Get it out of the box.", "v")
+    assert espeak_sentence(phonemizer, "Get it out of the box.") == "ɡɛt ɪɾ ˌaʊɾəv ðə bˈɑːks."
+    assert [w.phonemes for w in result.words] == ["ɡɛt ", "ɪɾ ", "ˈaʊt ", "ʌv ", "ðə ", "bˈɑːks."]
+
+
+def test_when_nothing_lines_up_every_word_is_read_on_its_own(phonemizer):
+    # Next to CJK text espeak spells "Hello" out letter by letter: no word mapping holds.
+    result = phonemizer.phonemize("Hello世界, ok", "v")
+    assert [(w.text, w.phonemes) for w in result.words] == [
+        ("Hello", "həlˈoʊ "),
+        ("世", "tʃˈaɪniːzlˌɛɾɚ "),
+        ("界,", "tʃˈaɪniːzlˌɛɾɚ, "),
+        ("ok", "ˌoʊkˈeɪ"),
+    ]
+
+
+def test_empty_text_has_no_words(phonemizer):
+    assert phonemizer.phonemize("   ", "v").words == ()
+
+
+# ---- model calls ----------------------------------------------------------------------
+
+
+def words_of(phonemes: str) -> list[SpokenWord]:
+    parts = phonemes.split(" ")
+    return [SpokenWord(p, p + " " if i < len(parts) - 1 else p) for i, p in enumerate(parts)]
+
+
+def test_short_sentence_is_one_call_with_its_tokens_in_order(vocab):
+    words = words_of("həlˈoʊ wˈɜːld.")
+    [call] = plan_calls(words, vocab)
+    assert "".join(t.char for t in call.tokens) == "həlˈoʊ wˈɜːld."
+    assert [t.word for t in call.tokens] == [0] * 7 + [1] * 7
+    assert [t.sounding for t in call.tokens if t.word == 1] == [True] * 6 + [False]
+
+
+def test_long_sentence_is_cut_after_clauses_under_the_limit(vocab):
+    words = words_of(" ".join(["ðɪs", "ɪz", "ɐ", "klˈɔz,"] * 80))
+    calls = plan_calls(words, vocab)
+    assert len(calls) > 1
+    assert all(len(c.tokens) <= MAX_TOKENS for c in calls)
+    assert all(c.tokens[-1].char == "," for c in calls[:-1])
+    # Nothing lost or reordered: only the spaces at the cuts are left out.
+    sent = [t for c in calls for t in c.tokens]
+    assert [t for t in tokenize(words, vocab) if t not in sent] == [
+        t for t in tokenize(words, vocab) if t.char == " " and t not in sent
+    ]
+    assert len(tokenize(words, vocab)) - len(sent) == len(calls) - 1
+
+
+def test_one_word_over_the_limit_is_cut_hard(vocab):
+    calls = plan_calls([SpokenWord("aaa", "a" * 1200)], vocab)
+    assert [len(c.tokens) for c in calls] == [510, 510, 180]
+
+
+def test_phonemes_outside_the_vocabulary_are_dropped(vocab):
+    [call] = plan_calls([SpokenWord("x", "a\u0000b")], vocab)
+    assert "".join(t.char for t in call.tokens) == "ab"
+
+
+# ---- durations -> word times ------------------------------------------------------------
+
+
+def test_words_run_from_their_first_to_last_sounding_token(vocab):
+    words = [SpokenWord("Hi,", "hi, "), SpokenWord("—", "— "), SpokenWord("yo.", "jo.")]
+    calls = plan_calls(words, vocab)
+    # pad h i , space — space j o . pad
+    durations = [np.array([4, 2, 3, 5, 1, 6, 1, 2, 2, 7, 3])]
+    timings = word_timings(words, calls, durations)
+    assert [(t.text, t.start_ms, t.end_ms) for t in timings] == [
+        ("Hi,", 100, 225),  # h+i; the comma's pause belongs to no word
+        ("—", 375, 375),  # no sounding token: an empty span where it stands
+        ("yo.", 550, 650),
+    ]
+
+
+def test_durations_must_match_the_tokens(vocab):
+    words = [SpokenWord("hi", "hi")]
+    with pytest.raises(ValueError, match="durations for 2 tokens"):
+        word_timings(words, plan_calls(words, vocab), [np.array([1, 1, 1])])
