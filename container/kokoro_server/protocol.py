@@ -41,6 +41,7 @@ class ClientMessage:
     text: str = ""
     options: Options = Options()
     request_id: str | None = None
+    word_timestamps: bool | None = None  # v1.1, `start` only
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -139,7 +140,12 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
-        return ClientMessage("start", options=options, request_id=rid)
+        word_timestamps = obj.get("word_timestamps")
+        if word_timestamps is not None and not isinstance(word_timestamps, bool):
+            raise ProtocolError("bad_parameter", "word_timestamps must be true or false")
+        return ClientMessage(
+            "start", options=options, request_id=rid, word_timestamps=word_timestamps
+        )
     if kind in ("text", "utterance"):
         text = _text(obj, max_text_chars)
         return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))
