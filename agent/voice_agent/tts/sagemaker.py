@@ -158,7 +158,7 @@ class SageMakerBidiTts:
         return self._client
 
     async def open_session(
-        self, voice: str | None, audio_format: str, sample_rate: int
+        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
     ) -> SageMakerTtsSession:
         client = await self._get_client()
         stream = await client.invoke_endpoint_with_bidirectional_stream(
@@ -166,7 +166,7 @@ class SageMakerBidiTts:
         )
         session = SageMakerTtsSession(stream)
         try:
-            await session.start(voice, audio_format, sample_rate)
+            await session.start(voice, audio_format, sample_rate, word_timestamps)
         except BaseException:
             await session.aclose()
             raise
