@@ -3,6 +3,8 @@ phonemizer's word mapping, cutting long sentences into calls, durations -> word 
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 
@@ -155,3 +157,22 @@ def test_durations_must_match_the_tokens(vocab):
     words = [SpokenWord("hi", "hi")]
     with pytest.raises(ValueError, match="durations for 2 tokens"):
         word_timings(words, plan_calls(words, vocab), [np.array([1, 1, 1])])
+
+
+def test_espeaks_word_count_warnings_stay_out_of_the_server_log(phonemizer):
+    class Recorder(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__()
+            self.names: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.names.append(record.name)
+
+    recorder = Recorder()
+    root = logging.getLogger()  # where logs.configure() puts the server's JSON handler
+    root.addHandler(recorder)
+    try:
+        phonemizer.phonemize("It costs $29.99 today.", "v")  # four words out of one
+    finally:
+        root.removeHandler(recorder)
+    assert "phonemizer" not in recorder.names

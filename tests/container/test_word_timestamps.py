@@ -17,10 +17,7 @@ from kokoro_server.word_times import SAMPLES_PER_UNIT
 
 pytestmark = pytest.mark.model
 
-TEXT = (
-    "Dr. Smith paid $29.99 on 3/4/2024, e.g. at 10:30 a.m. today! "
-    'She said "yes" — and left… 今日は。'
-)
+TEXT = 'Dr. Smith paid $29.99, e.g. at 10:30 a.m. today! She said "yes" — and left… 今日は。'
 
 
 def assert_words_fit(words: list[dict], sentence: str, audio_ms: float) -> None:
@@ -51,7 +48,7 @@ async def test_every_sentence_gets_its_words_before_its_audio(server):
         audio_ms = len(audio[start["index"]]) / 2 / 24
         assert_words_fit(by_index[start["index"]]["words"], start["text"], audio_ms)
     spoken = {w["text"] for m in by_index.values() for w in m["words"]}
-    assert {"Dr.", "$29.99", "3/4/2024,", "e.g.", "10:30", '"yes"', "—", "今", "は。"} <= spoken
+    assert {"Dr.", "$29.99,", "e.g.", "10:30", "a.m.", '"yes"', "—", "今", "は。"} <= spoken
 
 
 async def test_without_the_flag_a_v1_client_sees_no_change(server):
@@ -69,28 +66,24 @@ async def test_without_the_flag_a_v1_client_sees_no_change(server):
     assert "words" not in types(after) and audio_by_sentence(after)
 
 
-SENTENCES = ["It costs $29.99, Dr. Smith.", "Hi!"]
+SENTENCES = ["Dr. Smith paid $5.", "Hi!"]
 
 
-@pytest.mark.parametrize("speed", [0.5, 1.0, 2.0])
-def test_audio_is_exactly_600_samples_per_predicted_duration_unit(service, speed):
-    engine = service.engine
-    for text in SENTENCES:
-        for call in plan_calls(engine.phonemize(text, engine.default_voice).words, engine.vocab):
-            audio, durations = engine._infer(call, engine.default_voice, speed)
-            assert durations.shape == (len(call.tokens) + 2,)  # one per token and pad
-            assert audio.size == SAMPLES_PER_UNIT * int(durations.sum())
-
-
-def test_durations_scale_with_one_over_speed(service):
+def test_audio_is_exactly_600_samples_per_duration_unit_at_any_speed(service):
     engine = service.engine
     voice = engine.default_voice
-    [call] = plan_calls(engine.phonemize(SENTENCES[0], voice).words, engine.vocab)
-    total = {s: int(engine._infer(call, voice, s)[1].sum()) for s in (0.5, 1.0, 2.0)}
-    # The model divides by speed before rounding each token (and clamping it to >= 1 unit),
-    # so totals follow 1/speed up to that rounding: word times need no scaling of their own.
-    assert total[0.5] * 0.5 == pytest.approx(total[1.0], rel=0.1)
-    assert total[2.0] * 2.0 == pytest.approx(total[1.0], rel=0.15)
+    for text in SENTENCES:
+        [call] = plan_calls(engine.phonemize(text, voice).words, engine.vocab)
+        total = {}
+        for speed in (0.5, 1.0, 2.0):
+            audio, durations = engine._infer(call, voice, speed)
+            assert durations.shape == (len(call.tokens) + 2,)  # one per token and pad
+            assert audio.size == SAMPLES_PER_UNIT * int(durations.sum())
+            total[speed] = int(durations.sum())
+        # The model divides by speed before rounding each token (and clamping it to >= 1
+        # unit), so totals follow 1/speed up to that rounding: times need no scaling of ours.
+        assert total[0.5] * 0.5 == pytest.approx(total[1.0], rel=0.1)
+        assert total[2.0] * 2.0 == pytest.approx(total[1.0], rel=0.2)
 
 
 def test_a_sentence_over_several_model_calls_maps_onto_one_timeline(service, monkeypatch):
