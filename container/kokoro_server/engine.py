@@ -127,7 +127,7 @@ class KokoroEngine:
                 }
             },
         )
-        if self.durations_missing:
+        if word_timestamps and self.durations_missing:
             self._no_word_timestamps(self.durations_missing)
 
     @property
