@@ -1,4 +1,4 @@
-"""Kokoro-82M inference with ONNX Runtime: phonemes -> tokens -> 24 kHz float audio.
+"""Kokoro-82M inference with ONNX Runtime: words -> tokens -> 24 kHz float audio (+ word times).
 
 Runs on the CUDA execution provider when the GPU build of ONNX Runtime sees a device, on the
 CPU otherwise. Calls are blocking and thread-safe: the server runs them in worker threads,
