@@ -9,17 +9,14 @@ from kokoro_server.config import Settings
 from kokoro_server.engine import KokoroEngine
 from kokoro_server.model_calls import plan_calls
 from kokoro_server.model_files import locate
-from kokoro_server.phonemes import Phonemizer
+from kokoro_server.synthesis import build_frontend
 
 
 def load_engine() -> KokoroEngine:
     """The same settings the server reads (KOKORO_* variables), the same local weights."""
     settings = Settings.from_env()
-    return KokoroEngine(
-        settings,
-        locate(settings.model_dir, settings.model_file),
-        Phonemizer(settings.language).phonemize,
-    )
+    files = locate(settings.model_dir, settings.model_file)
+    return KokoroEngine(settings, files, build_frontend(settings, files.vocab))
 
 
 def model_calls(engine: KokoroEngine, text: str) -> int:

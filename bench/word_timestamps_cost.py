@@ -3,8 +3,8 @@
 Two engines load the same weights in this process: one from the graph as exported (audio
 only), one with the per-token durations added as a second output (what the server runs). Each
 sentence of demo/paragraph.txt is synthesized by both, in alternating order, run after run,
-and the time of the whole call (G2P, model, word mapping) is recorded. A second table times the
-G2P alone: espeak on the sentence (before) against the word-mapping phonemizer (now).
+and the time of the whole call (text front end, model, word mapping) is recorded; the second
+table pairs the two engines' times for the same sentence in the same run.
 
     python -m bench.word_timestamps_cost [--runs 10] [--quick]
 
@@ -27,8 +27,8 @@ from bench.tables import Table, format_text
 from kokoro_server.config import Settings
 from kokoro_server.engine import KokoroEngine
 from kokoro_server.model_files import locate
-from kokoro_server.phonemes import Phonemizer
 from kokoro_server.segmenter import SentenceSegmenter
+from kokoro_server.synthesis import build_frontend
 
 NAME = "word_timestamps_cost"
 
@@ -49,7 +49,7 @@ def measure_synthesis(
 ) -> tuple[dict[str, list[float]], list[str]]:
     settings = Settings.from_env()
     files = locate(settings.model_dir, settings.model_file)
-    phonemize = Phonemizer(settings.language).phonemize
+    phonemize = build_frontend(settings, files.vocab)
     engines = {
         "audio only (as exported)": KokoroEngine(settings, files, phonemize, word_timestamps=False),
         "audio + durations -> words": KokoroEngine(settings, files, phonemize),
@@ -70,20 +70,6 @@ def measure_synthesis(
         if run >= warmup:
             print(f"  run {run - warmup + 1}/{runs} done", flush=True)
     return samples, engines["audio only (as exported)"].providers
-
-
-def measure_g2p(runs: int, texts: list[str]) -> dict[str, list[float]]:
-    phonemizer = Phonemizer(Settings.from_env().language)
-    modes: dict[str, Callable[[str], Any]] = {
-        "espeak on the sentence (before)": lambda t: phonemizer._backend.phonemize([t], strip=True),
-        "with word boundaries (now)": lambda t: phonemizer.phonemize(t, ""),
-    }
-    samples: dict[str, list[float]] = {name: [] for name in modes}
-    for _ in range(runs * 20):  # microseconds each: many more samples than model calls
-        for text in texts:
-            for name, fn in modes.items():
-                samples[name].append(timed(lambda f=fn, t=text: f(t)))
-    return samples
 
 
 def table(title: str, samples: dict[str, list[float]], unit: float, label: str) -> Table:
@@ -137,12 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     texts = sentences(read_paragraph())
     print(f"{len(texts)} sentences of demo/paragraph.txt, {runs} runs, both engines alternating")
     synthesis, providers = measure_synthesis(runs, args.warmup, texts)
-    g2p = measure_g2p(runs, texts)
     pairs = paired(synthesis)
     tables = [
         table("Synthesis per sentence", synthesis, 1000, "ms"),
         paired_table(pairs),
-        table("G2P per sentence", g2p, 1_000_000, "µs"),
     ]
     for t in tables:
         print()
@@ -155,7 +139,6 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine_info(providers),
         "synthesis_s": {k: summarize(v) for k, v in synthesis.items()},
         "paired": {k: summarize(v) for k, v in pairs.items()},
-        "g2p_s": {k: summarize(v) for k, v in g2p.items()},
     }
     print(f"\nwrote {write_result(args.results_dir, NAME, result)}")
     return 0

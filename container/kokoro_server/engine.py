@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -77,7 +78,7 @@ class KokoroEngine:
         self,
         settings: Settings,
         files: ModelFiles,
-        phonemize: Callable[[str, str], Phonemized],
+        phonemize: Callable[..., Phonemized],
         word_timestamps: bool = True,  # False: the graph as exported (to measure the cost)
     ) -> None:
         self.settings = settings
@@ -137,6 +138,13 @@ class KokoroEngine:
     def check_voice(self, voice: str) -> None:
         if voice not in self.voices:
             raise UnknownVoiceError(voice, self.voice_names)
+        # The text front end refuses a voice whose language it cannot speak, with the reason.
+        check_language = getattr(self.phonemize, "check_voice", None)
+        if check_language is not None:
+            check_language(voice)
+
+    def tokens(self, phonemes: str) -> list[int]:
+        return [self.vocab[c] for c in phonemes if c in self.vocab]
 
     @property
     def word_timestamps(self) -> bool:
@@ -147,16 +155,23 @@ class KokoroEngine:
         self.durations_missing = reason
         log.warning("word timestamps unavailable", extra={"fields": {"reason": reason}})
 
-    def synthesize(self, text: str, voice: str, speed: float = 1.0) -> np.ndarray:
-        """One sentence (or clause) of text -> float32 mono audio at 24 kHz."""
-        return self.synthesize_timed(text, voice, speed).audio
+    def synthesize(
+        self, text: str, voice: str, speed: float = 1.0, **pronunciation: Any
+    ) -> np.ndarray:
+        """One sentence (or clause) of text -> float32 mono audio at 24 kHz.
 
-    def synthesize_timed(self, text: str, voice: str, speed: float = 1.0) -> Speech:
+        `pronunciation` (a session's `lexicon`) goes to the text front end as it is.
+        """
+        return self.synthesize_timed(text, voice, speed, **pronunciation).audio
+
+    def synthesize_timed(
+        self, text: str, voice: str, speed: float = 1.0, **pronunciation: Any
+    ) -> Speech:
         """The audio and, where the model gives durations, when each written word is spoken."""
         self.check_voice(voice)
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
-        phonemized = self.phonemize(text, voice)
+        phonemized = self.phonemize(text, voice, **pronunciation)
         calls = plan_calls(phonemized.words, self.vocab)
         results = [self._infer(call, voice, speed) for call in calls]
         parts = [audio for audio, _ in results if audio.size]

@@ -41,6 +41,7 @@ class ClientMessage:
     text: str = ""
     options: Options = Options()
     request_id: str | None = None
+    lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
     word_timestamps: bool | None = None  # v1.1, `start` only
 
 
@@ -102,6 +103,20 @@ def _sample_rate(obj: dict[str, Any]) -> int | None:
     return int(rate)
 
 
+def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
+    """The shape of `lexicon`; its phonemes are checked against the model's vocabulary later."""
+    lexicon = obj.get("lexicon")
+    if lexicon is None:
+        return None
+    if not isinstance(lexicon, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in lexicon.items()
+    ):
+        raise ProtocolError("bad_parameter", "lexicon must be an object of word -> phonemes")
+    return {
+        _encodable(k, "lexicon word"): _encodable(v, "lexicon phonemes") for k, v in lexicon.items()
+    }
+
+
 def _text(obj: dict[str, Any], max_chars: int) -> str:
     if "text" not in obj:
         raise ProtocolError("missing_text", "a text message needs a 'text' field")
@@ -144,7 +159,11 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
         if word_timestamps is not None and not isinstance(word_timestamps, bool):
             raise ProtocolError("bad_parameter", "word_timestamps must be true or false")
         return ClientMessage(
-            "start", options=options, request_id=rid, word_timestamps=word_timestamps
+            "start",
+            options=options,
+            request_id=rid,
+            lexicon=lexicon_field(obj),
+            word_timestamps=word_timestamps,
         )
     if kind in ("text", "utterance"):
         text = _text(obj, max_text_chars)

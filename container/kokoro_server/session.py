@@ -29,6 +29,7 @@ from . import protocol
 from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
+from .pronunciation import Lexicon, PronunciationError
 from .protocol import ClientMessage, Options, ProtocolError
 from .segmenter import SentenceSegmenter
 from .synthesis import SynthesisService, Synthesized
@@ -87,6 +88,7 @@ class Session:
         self.settings = settings
         self.id = uuid.uuid4().hex[:12]
         self.request_id: str | None = None
+        self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
         self.word_timestamps = False  # v1.1: a `words` message before each sentence's audio
         self.defaults = Options(
             voice=default_voice, speed=1.0, format="pcm", sample_rate=SAMPLE_RATE
@@ -167,6 +169,8 @@ class Session:
         """Apply one valid message. Returns True once the session is closing."""
         if msg.type == "start":
             await self._check_voice(msg.options.voice)
+            if msg.lexicon is not None:
+                self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = _merge(self.defaults, msg.options)
             self.request_id = msg.request_id or self.request_id
             if msg.word_timestamps is not None:
@@ -216,6 +220,13 @@ class Session:
             engine.check_voice(voice)
         except UnknownVoiceError as exc:
             raise ProtocolError("unknown_voice", str(exc)) from exc
+
+    async def _lexicon(self, entries: dict[str, str]) -> Lexicon:
+        engine = await self.service.wait_ready()
+        try:
+            return Lexicon(entries, engine.vocab, "lexicon")
+        except PronunciationError as exc:
+            raise ProtocolError("bad_parameter", str(exc)) from exc
 
     async def _want_word_timestamps(self, wanted: bool) -> None:
         engine = await self.service.wait_ready()
@@ -273,10 +284,12 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate
+                    item.text, item.voice, item.speed, item.format, item.sample_rate, self.lexicon
                 )
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
+            except PronunciationError as exc:  # bad inline markup in this sentence
+                result = _Failed("bad_parameter", str(exc))
             except Exception as exc:
                 log.exception("synthesis failed", **fields(session=self.id, text=item.text[:80]))
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")

@@ -120,5 +120,5 @@ def write_weights(root: Path, model: onnx.ModelProto, vocab: dict[str, int]) -> 
 
     onnx.save(model, root / "kokoro-v1.0.onnx")
     (root / "config.json").write_text(json.dumps({"vocab": vocab}), encoding="utf-8")
-    np.savez(root / "voices.npz", stand_in=np.zeros((510, 1, 256), np.float32))
+    np.savez(root / "voices.npz", af_stand_in=np.zeros((510, 1, 256), np.float32))
     return root

@@ -113,7 +113,7 @@ def units_to_ms(units) -> int:
 @pytest.mark.parametrize("speed", [1.0, 0.6, 1.8])
 def test_engine_times_words_from_the_durations(tmp_path, speed):
     engine = stand_in_engine(tmp_path, stand_in.build())
-    speech = engine.synthesize_timed("ignored by the stand-in", "stand_in", speed)
+    speech = engine.synthesize_timed("ignored by the stand-in", "af_stand_in", speed)
     # pad a b , space c d . pad: "Hi," is a+b (the comma is a pause), "you." is c+d.
     d = stand_in.durations([11, 52, 3, 16, 97, 120, 4], speed)
     assert speech.audio.size == 600 * d.sum()
@@ -126,7 +126,7 @@ def test_engine_times_words_from_the_durations(tmp_path, speed):
 def test_engine_maps_words_across_several_model_calls(tmp_path, monkeypatch):
     engine = stand_in_engine(tmp_path, stand_in.build())
     monkeypatch.setattr(engine_module, "plan_calls", functools.partial(plan_calls, limit=3))
-    speech = engine.synthesize_timed("ignored", "stand_in", 1.0)
+    speech = engine.synthesize_timed("ignored", "af_stand_in", 1.0)
     # Two calls, each with its own pads; the space at the cut is not sent.
     first = stand_in.durations([11, 52, 3], 1.0)
     second = stand_in.durations([97, 120, 4], 1.0)
@@ -144,14 +144,14 @@ def test_engine_without_durations_still_speaks_and_says_why(tmp_path, caplog):
     assert not engine.word_timestamps
     assert "no Round node" in engine.durations_missing
     assert any(r.getMessage() == "word timestamps unavailable" for r in caplog.records)
-    speech = engine.synthesize_timed("ignored", "stand_in")
+    speech = engine.synthesize_timed("ignored", "af_stand_in")
     assert speech.audio.size > 0 and speech.words is None
 
 
 def test_durations_that_do_not_match_the_audio_are_never_used(tmp_path):
     engine = stand_in_engine(tmp_path, stand_in.build(samples_per_unit=300))
     assert engine.word_timestamps  # found by structure...
-    speech = engine.synthesize_timed("ignored", "stand_in")
+    speech = engine.synthesize_timed("ignored", "af_stand_in")
     assert speech.words is None  # ...but refused on the first call, for good
     assert not engine.word_timestamps
     assert "expected 600 per unit" in engine.durations_missing

@@ -1,5 +1,5 @@
-"""Word boundaries from text to model calls to times, without the model: the espeak
-phonemizer's word mapping, cutting long sentences into calls, durations -> word times."""
+"""Word boundaries from written words to model calls to times, without the model: cutting long
+sentences into calls, durations -> word times; and espeak's warnings kept out of the log."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from kokoro_server.model_calls import MAX_TOKENS, plan_calls, tokenize
 from kokoro_server.model_files import from_pypi_packages
-from kokoro_server.phonemes import Phonemizer, written_words
+from kokoro_server.phonemes import Phonemizer
 from kokoro_server.spoken import SpokenWord
 from kokoro_server.word_times import word_timings
 
@@ -23,78 +23,6 @@ def phonemizer() -> Phonemizer:
 @pytest.fixture(scope="module")
 def vocab() -> dict[str, int]:
     return from_pypi_packages().vocab
-
-
-# ---- written words ----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        (
-            "Dr. Smith paid $29.99, e.g. today!",
-            ["Dr.", "Smith", "paid", "$29.99,", "e.g.", "today!"],
-        ),
-        ("「今日は」と言った。", ["「今", "日", "は」", "と", "言", "っ", "た。"]),
-        ("Hello世界 ok", ["Hello", "世", "界", "ok"]),
-        ("  \n ", []),
-    ],
-)
-def test_written_words_split_at_spaces_and_per_cjk_character(text, words):
-    assert written_words(text) == words
-    assert "".join(words) == "".join(text.split())
-
-
-# ---- phonemizer: every written word owns its phonemes ----------------------------------
-
-
-def espeak_sentence(phonemizer: Phonemizer, text: str) -> str:
-    """What espeak says for the whole sentence (the model input before word boundaries)."""
-    return phonemizer._backend.phonemize([text], strip=True)[0]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Hello, this is a warm-up sentence.",
-        "It costs $29.99 on 3/4/2024, Dr. Smith said.",
-        "The U.S. economy grew 3.5% in 2023, e.g. faster.",
-        'She said "yes" — and left…',
-        "今日は良い天気ですね。",
-    ],
-)
-def test_words_keep_the_sentences_own_phonemes_when_they_line_up(phonemizer, text):
-    result = phonemizer.phonemize(text, "jf_alpha")
-    assert [w.text for w in result.words] == written_words(text)
-    assert result.phonemes == espeak_sentence(phonemizer, text)  # context kept: "a" is "ɐ"
-
-
-def test_numbers_map_to_all_of_their_spoken_words(phonemizer):
-    words = {w.text: w.phonemes for w in phonemizer.phonemize("Pay $29.99 by 3/4.", "v").words}
-    assert words["$29.99"].split() == ["dˈɑːlɚ", "twˈɛnti", "nˈaɪn.nˈaɪnti", "nˈaɪn"]
-    assert words["3/4."] == "θɹˈiː slˈæʃ fˈɔːɹ."
-
-
-def test_words_espeak_merges_in_context_take_their_own_phonemes(phonemizer):
-    # In context espeak reads "out of" as one word (ˌaʊɾəv); the rest keeps its context.
-    result = phonemizer.phonemize("Get it out of the box.", "v")
-    assert espeak_sentence(phonemizer, "Get it out of the box.") == "ɡɛt ɪɾ ˌaʊɾəv ðə bˈɑːks."
-    assert [w.phonemes for w in result.words] == ["ɡɛt ", "ɪɾ ", "ˈaʊt ", "ʌv ", "ðə ", "bˈɑːks."]
-
-
-def test_when_nothing_lines_up_every_word_is_read_on_its_own(phonemizer):
-    # Next to CJK text espeak spells "Hello" out letter by letter: no word mapping holds.
-    result = phonemizer.phonemize("Hello世界, ok", "v")
-    assert [(w.text, w.phonemes) for w in result.words] == [
-        ("Hello", "həlˈoʊ "),
-        ("世", "tʃˈaɪniːzlˌɛɾɚ "),
-        ("界,", "tʃˈaɪniːzlˌɛɾɚ, "),
-        ("ok", "ˌoʊkˈeɪ"),
-    ]
-
-
-def test_empty_text_has_no_words(phonemizer):
-    assert phonemizer.phonemize("   ", "v").words == ()
 
 
 # ---- model calls ----------------------------------------------------------------------
@@ -172,7 +100,7 @@ def test_espeaks_word_count_warnings_stay_out_of_the_server_log(phonemizer):
     root = logging.getLogger()  # where logs.configure() puts the server's JSON handler
     root.addHandler(recorder)
     try:
-        phonemizer.phonemize("It costs $29.99 today.", "v")  # four words out of one
+        phonemizer("It costs $29.99 today.")  # espeak says four words for one
     finally:
         root.removeHandler(recorder)
     assert "phonemizer" not in recorder.names
