@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
-from smoke.background import BackgroundFailure, BackgroundTasks, watched
 from smoke.diagnosis import (
     Call,
     Diagnosis,
@@ -115,19 +114,17 @@ class SessionReader:
         events: AsyncIterator[TtsEvent],
         tally: SessionTally,
         call: Call,
-        background: BackgroundTasks,
         timeout_s: float,
     ) -> None:
         self._events = events
         self.tally = tally
         self._call = call
-        self._background = background
         self._timeout_s = timeout_s
 
     async def until(self, kind: str) -> None:
         while True:
             try:
-                event = await watched(anext(self._events), self._timeout_s, self._background)
+                event = await asyncio.wait_for(anext(self._events), self._timeout_s)
             except TimeoutError as exc:
                 raise StreamProblem(self._silence(kind)) from exc
             except StopAsyncIteration as exc:
@@ -148,20 +145,21 @@ class SessionReader:
 async def run_stream_check(
     transport: TtsTransport, endpoint: str, voice: str | None, timeout_s: float
 ) -> CheckResult:
-    """One session through `transport` (SageMakerBidiTts in AWS); always closes it."""
+    """One session through `transport` (SageMakerBidiTts in AWS); always closes it.
+
+    A failure inside the HTTP/2 SDK's own request task reaches this check the way it reaches
+    the agent: `open_session` raises it (SdkCallError, the cause attached), or the session's
+    events end with a TtsFailure naming it."""
     call = stream_call(endpoint)
     tally = SessionTally(start=time.perf_counter())
-    with BackgroundTasks() as background:
-        try:
-            await _converse(transport, call, tally, background, voice, timeout_s)
-        except StreamProblem as exc:
-            return failed(NAME, exc.diagnosis)
-        except BackgroundFailure as exc:
-            return failed(NAME, from_exception(exc.error, call, timeout_s))
-        except Exception as exc:
-            return failed(NAME, from_exception(exc, call, timeout_s))
-        finally:
-            await close_within(transport.aclose(), CLOSE_TIMEOUT_S)
+    try:
+        await _converse(transport, call, tally, voice, timeout_s)
+    except StreamProblem as exc:
+        return failed(NAME, exc.diagnosis)
+    except Exception as exc:
+        return failed(NAME, from_exception(exc, call, timeout_s))
+    finally:
+        await close_within(transport.aclose(), CLOSE_TIMEOUT_S)
     return _result(tally, call)
 
 
@@ -169,18 +167,17 @@ async def _converse(
     transport: TtsTransport,
     call: Call,
     tally: SessionTally,
-    background: BackgroundTasks,
     voice: str | None,
     timeout_s: float,
 ) -> None:
     try:
-        session = await watched(
-            transport.open_session(voice, AUDIO_FORMAT, SAMPLE_RATE), timeout_s, background
+        session = await asyncio.wait_for(
+            transport.open_session(voice, AUDIO_FORMAT, SAMPLE_RATE), timeout_s
         )
     except TimeoutError as exc:
         raise StreamProblem(stream_not_opened(call, timeout_s)) from exc
     try:
-        reader = SessionReader(session.events(), tally, call, background, timeout_s)
+        reader = SessionReader(session.events(), tally, call, timeout_s)
         await session.send_text(SENTENCES)
         await session.flush()
         await reader.until("flushed")

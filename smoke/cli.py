@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from collections.abc import Callable
@@ -192,6 +193,26 @@ def quiet_cancelled_crt_connects() -> None:
     sys.unraisablehook = hook
 
 
+class OneLineFormatter(logging.Formatter):
+    """`LEVEL logger: message`, without the traceback a record may carry: the transport's
+    messages already name each cause in the chain, and the diagnosis says what to do."""
+
+    def formatException(self, ei: Any) -> str:
+        return ""
+
+    def formatStack(self, stack_info: str) -> str:
+        return ""
+
+
+def configure_logging() -> None:
+    """For the `python -m smoke` process: warnings and errors of the libraries a check drives
+    (the agent's transport, the SDKs) go to stderr as one line each, next to the progress
+    lines; without it, Python's last-resort handler prints them with their full traceback."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLineFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
+
+
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -204,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if set(args.skip) == set(CHECKS):
         parser.error("every check is skipped: nothing to do")
     if args.profile:
-        # The HTTP/2 SDK behind the stream reads the profile from the environment only.
+        # The stream's transport builds its own botocore session: it reads AWS_PROFILE.
         os.environ["AWS_PROFILE"] = args.profile
     quiet_cancelled_crt_connects()
     try:

@@ -2,8 +2,9 @@
 
 Pure mapping, no I/O: exceptions (botocore, the HTTP/2 SDK), AWS error codes and messages,
 TTS/agent error events and endpoint states all become one `Diagnosis`. Exceptions are matched
-by class name along their cause chain, so an error wrapped by the agent's transport is still
-recognised, and no SDK has to be imported here.
+along their cause chain, so an error wrapped by the agent's transport (`SdkCallError`) is
+still recognised: credential failures by type (botocore's, and the transport's
+`AwsCredentialsError`), the rest by class name, so no HTTP/2 SDK module is imported here.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+
+from botocore.exceptions import NoCredentialsError, PartialCredentialsError
+
+from voice_agent.aws_credentials import AwsCredentialsError
 
 
 class Cause(StrEnum):
@@ -75,12 +80,14 @@ THROTTLING_CODES = frozenset(
 )
 # SageMaker says "not found" through its validation errors (InputValidationError: HTTP/2 SDK).
 VALIDATION_CODES = frozenset({"ValidationError", "ValidationException", "InputValidationError"})
-# Exception class names (botocore, smithy) for "no credentials anywhere in the chain".
-NO_CREDENTIAL_TYPES = frozenset(
-    {"NoCredentialsError", "PartialCredentialsError", "IdentityChainError"}
-)
+# "No usable credentials in botocore's chain": boto3's own errors, and the agent transport's
+# (its HTTP/2 client resolves credentials through the same chain, the cause attached).
+NO_CREDENTIAL_ERRORS = (NoCredentialsError, PartialCredentialsError, AwsCredentialsError)
 # The same in an error's text ("Unable to locate credentials" is botocore's message).
-NO_CREDENTIAL_MARKERS = (*NO_CREDENTIAL_TYPES, "Unable to locate credentials")
+NO_CREDENTIAL_MARKERS = (
+    *(error.__name__ for error in NO_CREDENTIAL_ERRORS),
+    "Unable to locate credentials",
+)
 # Exception class names for "could not reach the service at all".
 UNREACHABLE_TYPES = frozenset(
     {"EndpointConnectionError", "ConnectionRefusedError", "gaierror", "ConnectTimeoutError"}
@@ -107,12 +114,6 @@ _EMBEDDED_CODE = re.compile(r"\b([A-Z][A-Za-z]+(?:Exception|Error))\b")
 CREDENTIALS_ADVICE = (
     "configure AWS credentials: `aws configure`, `aws sso login` with AWS_PROFILE or "
     "--profile, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY"
-)
-HTTP2_CHAIN_ADVICE = (
-    "the HTTP/2 SDK behind the bidirectional stream has its own credential chain (environment, "
-    "profile files, credential_process): SSO, container and instance-role credentials that "
-    "boto3 finds are not in it. Export them for this shell with "
-    "`eval $(aws configure export-credentials --format env)` and re-run"
 )
 BIDI_PORT_ADVICE = (
     "SageMaker serves the bidirectional API on port 8443 "
@@ -145,9 +146,9 @@ def describe_exception(exc: BaseException) -> str:
 def from_exception(exc: BaseException, call: Call, timeout_s: float | None = None) -> Diagnosis:
     """Any exception a check's call raised."""
     for item in exception_chain(exc):
+        if isinstance(item, NO_CREDENTIAL_ERRORS):
+            return no_credentials(call, describe_exception(item))
         names = _type_names(item)
-        if names & NO_CREDENTIAL_TYPES:
-            return no_credentials(call, sdk_error=describe_exception(item))
         response = getattr(item, "response", None)
         if "ClientError" in names and isinstance(response, dict):
             error = response.get("Error", {})
@@ -229,7 +230,7 @@ def from_event(code: str, message: str, call: Call) -> Diagnosis:
     if _DENIED.search(message) or any(c in message for c in ACCESS_DENIED_CODES):
         return access_denied(call, message)
     if any(marker in message for marker in NO_CREDENTIAL_MARKERS):
-        return no_credentials(call, sdk_error=message)
+        return no_credentials(call, message)
     crt = _from_crt_text(message, call)
     if crt is not None:
         return crt
@@ -283,12 +284,11 @@ def access_denied(call: Call, message: str) -> Diagnosis:
     )
 
 
-def no_credentials(call: Call, sdk_error: str | None = None) -> Diagnosis:
-    http2 = sdk_error is not None and "IdentityChainError" in sdk_error
+def no_credentials(call: Call, detail: str) -> Diagnosis:
     return Diagnosis(
         Cause.NO_CREDENTIALS,
-        f"{call.operation}: no AWS credentials found" + (f" ({sdk_error})" if sdk_error else ""),
-        HTTP2_CHAIN_ADVICE if http2 else CREDENTIALS_ADVICE,
+        f"{call.operation}: no usable AWS credentials ({detail})",
+        CREDENTIALS_ADVICE,
     )
 
 
@@ -346,7 +346,7 @@ def stream_not_opened(call: Call, timeout_s: float) -> Diagnosis:
         Cause.NO_RESPONSE,
         f"{call.operation}: the stream did not open within {timeout_s:g} s",
         "the SDK neither connected nor failed: check network access to the endpoint's host "
-        f"and port 8443, and credentials ({HTTP2_CHAIN_ADVICE})",
+        "and port 8443 (VPN, proxy, firewall, AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2)",
     )
 
 

@@ -8,6 +8,8 @@ AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2 variable.
 
 from __future__ import annotations
 
+import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +98,12 @@ async def test_a_transport_failure_is_reported_with_its_cause() -> None:
 # --- the real SageMaker transport (HTTP/2 SDK), as the CLI builds it -------------------------
 
 
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.create_server(("127.0.0.1", 0)) as sock:
+        return int(sock.getsockname()[1])
+
+
 async def test_the_real_transport_on_a_port_that_never_answers_is_no_response(
     aws_env: pytest.MonkeyPatch,
 ) -> None:
@@ -116,8 +124,8 @@ async def test_the_real_transport_on_a_port_that_never_answers_is_no_response(
 async def test_the_real_transport_without_credentials_says_so(
     aws_env: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """No keys, an empty HOME, no config files: the HTTP/2 SDK's credential chain finds
-    nothing. The SDK fails in its own background task; the check must still name it."""
+    """No keys, an empty HOME, no config files: botocore's chain (the transport's) finds
+    nothing, and the transport says so before it sends anything."""
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
         aws_env.delenv(name)
     aws_env.setenv("HOME", str(tmp_path))
@@ -128,3 +136,20 @@ async def test_the_real_transport_without_credentials_says_so(
         result = await run_stream_check(sagemaker_transport(ENDPOINT, REGION), ENDPOINT, None, 20)
     assert result.diagnosis is not None
     assert result.diagnosis.cause is Cause.NO_CREDENTIALS, result.diagnosis
+    assert "AwsCredentialsError: no AWS credentials found" in result.diagnosis.summary
+    assert silent.accepted == 0  # nothing unsigned left
+
+
+async def test_the_real_transport_on_a_closed_port_is_unreachable_at_once(
+    aws_env: pytest.MonkeyPatch,
+) -> None:
+    """The connection fails inside the SDK's own request task; the transport hands that
+    failure to the check, which names it instead of waiting out its timeout."""
+    aws_env.setenv("AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2", f"https://127.0.0.1:{closed_port()}")
+    started = time.monotonic()
+    result = await run_stream_check(sagemaker_transport(ENDPOINT, REGION), ENDPOINT, None, 60)
+    waited_s = time.monotonic() - started
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.UNREACHABLE, result.diagnosis
+    assert "AWS_IO_SOCKET_CONNECTION_REFUSED" in result.diagnosis.summary
+    assert waited_s < 30, waited_s  # not the check's 60 s timeout

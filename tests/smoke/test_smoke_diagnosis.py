@@ -11,7 +11,6 @@ from botocore.exceptions import (
     NoCredentialsError,
     ReadTimeoutError,
 )
-from smithy_aws_core.identity.chain.exceptions import IdentityChainError
 from smithy_core.exceptions import SmithyError
 
 from smoke.diagnosis import (
@@ -22,6 +21,8 @@ from smoke.diagnosis import (
     from_exception,
     not_in_service,
 )
+from voice_agent.aws_credentials import AwsCredentialsError
+from voice_agent.tts.sagemaker_client import SdkCallError
 
 INVOKE = Call("InvokeEndpoint", "sagemaker:InvokeEndpoint", "endpoint kokoro-voice-tts")
 STREAM = Call(
@@ -78,7 +79,7 @@ def test_denial_without_an_action_names_the_one_the_call_needs() -> None:
     ("error", "cause"),
     [
         (NoCredentialsError(), Cause.NO_CREDENTIALS),
-        (IdentityChainError(failures=()), Cause.NO_CREDENTIALS),
+        (AwsCredentialsError("no AWS credentials found"), Cause.NO_CREDENTIALS),
         (ReadTimeoutError(endpoint_url="https://x"), Cause.NO_RESPONSE),
         (EndpointConnectionError(endpoint_url="https://x"), Cause.UNREACHABLE),
         (
@@ -107,16 +108,22 @@ def test_exceptions_map_to_their_cause(error: BaseException, cause: Cause) -> No
     assert from_exception(error, STREAM).cause is cause
 
 
-def test_a_wrapped_sdk_error_is_found_along_the_cause_chain() -> None:
+def test_the_transports_credential_failure_is_found_along_the_cause_chain() -> None:
+    """What `SageMakerBidiTts.open_session` raises when botocore's chain fails: SdkCallError
+    from AwsCredentialsError from botocore's own error."""
     try:
         try:
-            raise IdentityChainError(failures=())
-        except IdentityChainError as inner:
-            raise RuntimeError("tts_unavailable") from inner
-    except RuntimeError as outer:
+            try:
+                raise NoCredentialsError()
+            except NoCredentialsError as botocore_error:
+                raise AwsCredentialsError("botocore's credential chain failed") from botocore_error
+        except AwsCredentialsError as inner:
+            raise SdkCallError("AwsCredentialsError: botocore's credential chain failed") from inner
+    except SdkCallError as outer:
         d = from_exception(outer, STREAM)
     assert d.cause is Cause.NO_CREDENTIALS
-    assert "export-credentials" in d.advice  # the HTTP/2 SDK's own, narrower chain
+    assert "AwsCredentialsError: botocore's credential chain failed" in d.summary
+    assert "aws sso login" in d.advice  # the same chain as boto3's: the same remedy
 
 
 def test_stream_silence_points_at_port_8443_and_invocation_silence_does_not() -> None:
@@ -147,6 +154,11 @@ def test_the_cause_inside_an_agent_error_event_wins() -> None:
         (
             "tts_unavailable",
             "NoCredentialsError: Unable to locate credentials",
+            Cause.NO_CREDENTIALS,
+        ),
+        (  # the agent's transport, as its tts_unavailable event words it
+            "tts_unavailable",
+            "SageMaker stream did not open: AwsCredentialsError: no AWS credentials found",
             Cause.NO_CREDENTIALS,
         ),
         ("tts_service_error", "ExpiredTokenException: token expired", Cause.BAD_CREDENTIALS),

@@ -5,8 +5,9 @@
   rules (the `smithy.rules#endpointBdd` trait shipped in
   `aws_sdk_sagemaker_runtime_http2/_private/schemas.py`) give
   `https://runtime.sagemaker.{Region}.{PartitionResult#dnsSuffix}:8443`. The builder sets
-  that URI; tests/agent/test_agent_sagemaker_contract.py evaluates the shipped rules and
-  checks the two agree.
+  that URI unless an endpoint was configured the SDK's standard way (AWS_ENDPOINT_URL_*);
+  tests/agent/test_agent_sagemaker_contract.py evaluates the shipped rules and checks the
+  two agree.
 - Credentials: botocore's chain (`voice_agent.aws_credentials`), not the SDK's default one.
 - Transport: awscrt (aiohttp, the SDK default, cannot do duplex streams).
 - Failures: the SDK runs each request in a background task; if it fails before the stream is
@@ -72,11 +73,15 @@ async def build_sagemaker_client(
         raise ValueError("the SageMaker client needs a region")
     config = await AsyncSageMakerRuntimeHTTP2Config.resolve(
         region=region,
-        endpoint_uri=bidi_endpoint_uri(region),
         aws_credentials_identity_resolver=credentials or BotocoreCredentialsResolver(region),
         transport=transport or default_transport(),
         interceptors=[ReportFailures()],
     )
+    # An endpoint the user configured the SDK's standard way (AWS_ENDPOINT_URL_<SERVICE>,
+    # AWS_ENDPOINT_URL or the profile's endpoint_url: a VPC endpoint, a test front door) wins;
+    # otherwise the service's real bidirectional endpoint on 8443.
+    if config.endpoint_uri is None:
+        config.endpoint_uri = bidi_endpoint_uri(region)
     return AsyncSageMakerRuntimeHTTP2Client(config=config)
 
 
