@@ -44,6 +44,7 @@ class ClientMessage:
     options: Options = Options()
     request_id: str | None = None
     lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
+    word_timestamps: bool | None = None  # v1.1, `start` only
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -157,8 +158,15 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
+        word_timestamps = obj.get("word_timestamps")
+        if word_timestamps is not None and not isinstance(word_timestamps, bool):
+            raise ProtocolError("bad_parameter", "word_timestamps must be true or false")
         return ClientMessage(
-            ClientType.START, options=options, request_id=rid, lexicon=lexicon_field(obj)
+            ClientType.START,
+            options=options,
+            request_id=rid,
+            lexicon=lexicon_field(obj),
+            word_timestamps=word_timestamps,
         )
     if kind in (ClientType.TEXT, UTTERANCE):
         text = _text(obj, max_text_chars)
@@ -182,6 +190,11 @@ def sentence_start(index: int, text: str, audio_format: str, sample_rate: int) -
         format=audio_format,
         sample_rate=sample_rate,
     )
+
+
+def words(index: int, timed: list[dict[str, Any]]) -> str:
+    """v1.1: each word of sentence `index` with its start_ms and end_ms in the audio."""
+    return message(ServerType.WORDS, index=index, words=timed)
 
 
 def synthesis_complete(index: int, audio_bytes: int, duration_s: float, synth_ms: float) -> str:
