@@ -2,7 +2,9 @@
 
 Starts the real Kokoro-82M server on 127.0.0.1 (CPU), streams the benchmark paragraph into one
 bidirectional session as LLM-sized deltas at a realistic token rate, saves the audio as a WAV
-file, prints per-sentence timings and the time to first audio, and stops the server.
+file, prints per-sentence timings and the time to first audio; then does the same with a
+Japanese paragraph, which the local Japanese voices speak in their own language; and stops
+the server.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from devkit.tts_client import stream_session, websocket_transport
 from devkit.wav import write_wav
 from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
+PARAGRAPH_JA = Path(__file__).with_name("paragraph_ja.txt")
+
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m demo", description=__doc__)
@@ -28,11 +32,16 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--tokens-per-s", type=float, default=40.0, help="LLM token rate")
     parser.add_argument("--voice", default=None, help="voice name (default: the server's)")
     parser.add_argument("--out", type=Path, default=OUT_DIR / "demo.wav")
+    parser.add_argument("--japanese-file", type=Path, default=PARAGRAPH_JA)
+    parser.add_argument("--japanese-voice", default="jf_alpha")
+    parser.add_argument("--japanese-out", type=Path, default=OUT_DIR / "demo-ja.wav")
+    parser.add_argument("--no-japanese", action="store_true", help="skip the Japanese run")
     return parser.parse_args()
 
 
-async def run(args: argparse.Namespace, base_url: str) -> None:
-    text = args.text_file.read_text(encoding="utf-8").strip() if args.text_file else PARAGRAPH
+async def run(
+    args: argparse.Namespace, base_url: str, text: str, voice: str | None, out: Path
+) -> None:
     deltas = llm_deltas(text)
     llm_s = len(deltas) / args.tokens_per_s
     print(
@@ -43,7 +52,7 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
         websocket_transport(base_url),
         deltas,
         tokens_per_s=args.tokens_per_s,
-        voice=args.voice,
+        voice=voice,
         sample_rate=DEFAULT_SAMPLE_RATE,
     )
     for error in result.errors:
@@ -56,7 +65,7 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
         shown = s.text if len(s.text) <= 60 else s.text[:57] + "..."
         print(f"{s.index:>2}  {first:>10}  {synth:>6.0f}ms  {duration:>5.2f} s  {shown}")
     audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
-    write_wav(args.out, result.audio, DEFAULT_SAMPLE_RATE)
+    write_wav(out, result.audio, DEFAULT_SAMPLE_RATE)
     first = result.first_audio_s
     print(
         f"\nTime to first audio: {first * 1000:.0f} ms after the first delta"
@@ -64,8 +73,7 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
         else "\nNo audio received"
     )
     print(f"All audio received after {result.total_s:.2f} s; {audio_s:.2f} s of speech")
-    shown_out = args.out.relative_to(REPO_ROOT) if args.out.is_relative_to(REPO_ROOT) else args.out
-    print(f"Saved {shown_out}")
+    print(f"Saved {out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out}")
 
 
 def main() -> None:
@@ -83,7 +91,12 @@ def main() -> None:
     server_env = weights.server_env() if weights else {}
     with tts_server(env=server_env, log_path=OUT_DIR / "demo-server.log") as base_url:
         print(f"Server healthy at {base_url}\n")
-        asyncio.run(run(args, base_url))
+        english = args.text_file.read_text(encoding="utf-8").strip() if args.text_file else None
+        asyncio.run(run(args, base_url, english or PARAGRAPH, args.voice, args.out))
+        if not args.no_japanese:
+            print(f"\nThe same in Japanese, with the Japanese voice {args.japanese_voice}:\n")
+            japanese = args.japanese_file.read_text(encoding="utf-8").strip()
+            asyncio.run(run(args, base_url, japanese, args.japanese_voice, args.japanese_out))
     print("Server stopped.")
 
 

@@ -25,6 +25,7 @@ from websockets.asyncio.client import connect
 
 from devkit.sse import iter_sse_data
 from devkit.wav import wav_frames, write_wav
+from voice_agent.settings import region_from_env
 from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 
@@ -45,6 +46,8 @@ class InvocationResult:
     total_ms: float | None = None
     metrics: dict[str, Any] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    words: list[dict[str, Any]] = field(default_factory=list)  # `words` events (captions)
+    interrupted: dict[str, Any] | None = None  # /ws: the agent's `interrupted` event
 
     @property
     def ok(self) -> bool:
@@ -77,6 +80,11 @@ class InvocationResult:
         elif kind == "done":
             self.metrics = dict(event.get("metrics", {}))
             self.total_ms = self._ms()
+        elif kind == "words":
+            self.words.append(event)
+        elif kind == "interrupted":
+            self.interrupted = event
+            self.total_ms = self._ms()
         elif kind == "error":
             self.errors.append(event)
             if event.get("fatal", True):
@@ -94,8 +102,9 @@ class InvocationResult:
         write_wav(path, frames, self.sample_rate)
 
 
-def _terminal(event: dict[str, Any]) -> bool:
-    return event.get("type") == "done" or (
+def is_terminal(event: dict[str, Any]) -> bool:
+    """The last event of an answer: `done`, `interrupted` (/ws) or a fatal `error`."""
+    return event.get("type") in ("done", "interrupted") or (
         event.get("type") == "error" and event.get("fatal", True)
     )
 
@@ -118,7 +127,7 @@ async def invoke_http(
         async for sse in source.aiter_sse():
             event = json.loads(sse.data)
             result.add(event)
-            if _terminal(event):
+            if is_terminal(event):
                 break
     return result
 
@@ -141,7 +150,7 @@ async def invoke_ws(
                 result.add(event, data)
             else:
                 result.add(event)
-            if _terminal(event):
+            if is_terminal(event):
                 break
     return result
 
@@ -151,7 +160,7 @@ def read_runtime_stream(chunks: Iterable[bytes], mode: str) -> InvocationResult:
     for data in iter_sse_data(chunks):
         event = json.loads(data)
         result.add(event)
-        if _terminal(event):
+        if is_terminal(event):
             break
     return result
 
@@ -163,11 +172,13 @@ def invoke_runtime(
     session_id: str | None = None,
     client: Any = None,
 ) -> InvocationResult:
-    """Invoke a deployed AgentCore runtime (boto3 `bedrock-agentcore`)."""
+    """Invoke a deployed AgentCore runtime (boto3 `bedrock-agentcore`). Region: `region`
+    (--region), else AWS_REGION, else AWS_DEFAULT_REGION, else botocore's profile config."""
     if client is None:
         import boto3
 
-        client = boto3.client("bedrock-agentcore", region_name=region)
+        # botocore reads AWS_DEFAULT_REGION but not AWS_REGION: resolve it here.
+        client = boto3.client("bedrock-agentcore", region_name=region or region_from_env())
     start = time.perf_counter()
     response = client.invoke_agent_runtime(
         agentRuntimeArn=runtime_arn,

@@ -5,6 +5,13 @@
     python -m devkit.caller --runtime-arn arn:aws:bedrock-agentcore:...  # deployed runtime
     python -m devkit.caller --compare --runs 3                          # stream vs batch
 
+A conversation: give --prompt once per turn. --captions shows each answer's words as a
+real-time player would reach them; --interrupt-after-ms N interrupts the first answer after
+N ms of playback (/ws: an `interrupt` message; SSE: the next request says so):
+
+    python -m devkit.caller --ws --captions --interrupt-after-ms 2500 \
+        --prompt "Where is my order?" --prompt "Can you send it to my office?"
+
 It runs from the repository's .venv, not from the agent image.
 """
 
@@ -13,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +33,28 @@ from devkit.agent_client import (
     invoke_ws,
     print_result,
 )
+from devkit.talk import TalkOptions, converse
+
+DEFAULT_PROMPT = "Where is my order?"
 
 
-async def run_one(args: argparse.Namespace, mode: str) -> InvocationResult:
-    payload: dict[str, Any] = {"prompt": args.prompt, "mode": mode, "format": args.format}
+def request_fields(args: argparse.Namespace, mode: str) -> dict[str, Any]:
+    fields: dict[str, Any] = {"mode": mode, "format": args.format}
     if args.voice:
-        payload["voice"] = args.voice
+        fields["voice"] = args.voice
+    return fields
+
+
+async def run_one(
+    args: argparse.Namespace, mode: str, prompt: str = DEFAULT_PROMPT
+) -> InvocationResult:
+    payload: dict[str, Any] = {"prompt": prompt, **request_fields(args, mode)}
+    if args.session_id:
+        payload["session_id"] = args.session_id
     if args.runtime_arn:
-        return await asyncio.to_thread(invoke_runtime, args.runtime_arn, payload, args.region)
+        return await asyncio.to_thread(
+            invoke_runtime, args.runtime_arn, payload, args.region, args.runtime_session
+        )
     if args.ws:
         ws_url = args.url.replace("http://", "ws://").replace("https://", "wss://")
         return await invoke_ws(f"{ws_url.rstrip('/')}/ws", payload)
@@ -41,7 +63,8 @@ async def run_one(args: argparse.Namespace, mode: str) -> InvocationResult:
 
 async def amain(args: argparse.Namespace) -> int:
     if args.compare:
-        results = await compare_modes(lambda mode: run_one(args, mode), args.runs)
+        prompt = args.prompt[0]
+        results = await compare_modes(lambda mode: run_one(args, mode, prompt), args.runs)
         failed = [e for rs in results.values() for r in rs for e in r.errors]
         for e in failed:
             print(f"error {e.get('code')}: {e.get('message')}")
@@ -49,12 +72,49 @@ async def amain(args: argparse.Namespace) -> int:
         print(f"text source: {source}")
         print(compare_table(results))
         return 1 if failed else 0
-    result = await run_one(args, args.mode)
-    print_result(result)
-    if args.out and result.audio:
-        result.write_wav(Path(args.out))
-        print(f"  audio saved to {args.out}")
-    return 0 if result.ok else 1
+    if args.talk:
+        return await talk(args)
+    ok = True
+    for number, prompt in enumerate(args.prompt):
+        if len(args.prompt) > 1:
+            print(f"you> {prompt}")
+        result = await run_one(args, args.mode, prompt)
+        print_result(result)
+        out = turn_path(args.out, number, len(args.prompt))
+        if out and result.audio:
+            result.write_wav(out)
+            print(f"  audio saved to {out}")
+        ok = ok and result.ok
+    return 0 if ok else 1
+
+
+async def talk(args: argparse.Namespace) -> int:
+    """Turns with captions and/or an interrupt, against a local agent (SSE or /ws)."""
+    options = TalkOptions(
+        url=args.url,
+        ws=args.ws,
+        session_id=args.session_id,
+        interrupt_after_ms=args.interrupt_after_ms,
+        captions=args.captions,
+        request=request_fields(args, args.mode),
+    )
+    turns = await converse(args.prompt, options)
+    for number, played in enumerate(turns):
+        out = turn_path(args.out, number, len(turns))
+        if out and played.result.audio:
+            played.result.write_wav(out)
+            print(f"  audio of turn {number + 1} saved to {out}")
+    fatal = [e for p in turns for e in p.result.errors if e.get("fatal", True)]
+    unfinished = [p for p in turns if not p.result.metrics and p.stopped_at_ms is None]
+    return 1 if fatal or unfinished else 0
+
+
+def turn_path(out: str | None, number: int, turns: int) -> Path | None:
+    """One WAV per turn: agent_answer.wav alone, agent_answer_1.wav... for a conversation."""
+    if not out:
+        return None
+    path = Path(out)
+    return path if turns == 1 else path.with_stem(f"{path.stem}_{number + 1}")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -62,8 +122,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--url", default="http://127.0.0.1:8080", help="local agent base URL")
     p.add_argument("--ws", action="store_true", help="use the /ws WebSocket instead of SSE")
     p.add_argument("--runtime-arn", help="invoke a deployed AgentCore runtime instead")
-    p.add_argument("--region", help="AWS region for --runtime-arn")
-    p.add_argument("--prompt", default="Where is my order?")
+    p.add_argument(
+        "--region", help="AWS region for --runtime-arn (default: AWS_REGION, AWS_DEFAULT_REGION)"
+    )
+    p.add_argument(
+        "--prompt",
+        action="append",
+        help=f"the caller's words; repeat for a conversation (default: {DEFAULT_PROMPT!r})",
+    )
+    p.add_argument(
+        "--session-id",
+        help="name the conversation (payload session_id); a conversation over SSE gets one",
+    )
+    p.add_argument(
+        "--captions", action="store_true", help="show each answer's words as they are played"
+    )
+    p.add_argument(
+        "--interrupt-after-ms",
+        type=float,
+        metavar="N",
+        help="interrupt the first answer after N ms of (simulated real-time) playback",
+    )
     p.add_argument("--mode", choices=["stream", "batch"], default="stream")
     p.add_argument("--voice")
     p.add_argument("--format", choices=["pcm", "wav", "mp3"], default="pcm")
@@ -73,6 +152,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be >= 1")
+    args.prompt = args.prompt or [DEFAULT_PROMPT]
+    played = args.captions or args.interrupt_after_ms is not None
+    if args.interrupt_after_ms is not None and args.interrupt_after_ms < 0:
+        p.error("--interrupt-after-ms must be >= 0")
+    if played and (args.runtime_arn or args.compare):
+        p.error("--captions and --interrupt-after-ms play a local agent's answers (--url)")
+    if played and args.format != "pcm":
+        p.error("--captions and --interrupt-after-ms need --format pcm (the player counts samples)")
+    if args.compare and len(args.prompt) > 1:
+        p.error("--compare takes one --prompt")
+    many = len(args.prompt) > 1 or args.interrupt_after_ms is not None
+    # A local conversation (or a played answer) goes through devkit.talk: over /ws on one
+    # connection, over SSE one request per turn under one session_id.
+    args.talk = not args.runtime_arn and (played or many)
+    if args.talk and many and not args.session_id and not args.ws:
+        args.session_id = f"caller-{uuid.uuid4().hex[:12]}"
+    # A deployed runtime keys conversations by its session id: one for all turns.
+    args.runtime_session = f"voice-agent-client-{uuid.uuid4()}"
     return args
 
 

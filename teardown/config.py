@@ -10,8 +10,12 @@ from typing import Any
 
 from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
 
-DEFAULT_BOOTSTRAP_QUALIFIER = "hnb659fde"
+# A custom bootstrap qualifier in cdk.json context; without it the CDK's default applies,
+# read from aws-cdk-lib when needed (teardown.manifests.bootstrap_repository).
 QUALIFIER_CONTEXT_KEY = "@aws-cdk/core:bootstrapQualifier"
+# The CDK app's context key that makes a deploy import an existing weights bucket instead of
+# creating one (stacks/config.py): how a retained bucket is reused after `cdk destroy`.
+WEIGHTS_BUCKET_CONTEXT_KEY = "weights_bucket"
 
 
 class ConfigError(Exception):
@@ -21,8 +25,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class CdkDefaults:
     app_name: str
-    region: str | None
-    qualifier: str
+    qualifier: str | None  # None: the CDK's default qualifier
 
 
 def load_cdk_context(app_dir: Path) -> dict[str, Any]:
@@ -41,12 +44,13 @@ def load_cdk_context(app_dir: Path) -> dict[str, Any]:
 
 
 def cdk_defaults(app_dir: Path) -> CdkDefaults:
+    """The app name and bootstrap qualifier from cdk.json context. No region: the CDK app
+    deploys to the region the CDK CLI resolves, and the cleanup resolves it the same way."""
     context = load_cdk_context(app_dir)
-    region = context.get("region")
+    qualifier = context.get(QUALIFIER_CONTEXT_KEY)
     return CdkDefaults(
         app_name=str(context.get("app_name") or DEFAULT_APP_NAME),
-        region=str(region) if region else None,
-        qualifier=str(context.get(QUALIFIER_CONTEXT_KEY) or DEFAULT_BOOTSTRAP_QUALIFIER),
+        qualifier=str(qualifier) if qualifier else None,
     )
 
 

@@ -24,7 +24,7 @@ from kokoro_server.synthesis import SynthesisService
 from tests.support.servers import ThreadedServer
 
 MODEL_FIXTURES = {"service", "server", "make_server"}
-SYNTH_FIXTURES = {"synthesized"}
+SYNTH_FIXTURES = {"synthesized", "variant"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

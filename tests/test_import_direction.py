@@ -1,8 +1,10 @@
-"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, playground,
-tests; stacks, devkit <- fetch_weights.
+"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke,
+playground, tests; stacks, devkit <- fetch_weights.
 
 The two runtime packages ship in separate images, so neither imports the other, nor any
-tool package; devkit imports no consumer of its own."""
+tool package; devkit imports no consumer of its own. The smoke check (run from .venv after a
+deploy) uses the agent's transports and devkit's agent caller, and talks to the server only
+over the wire."""
 
 from __future__ import annotations
 
@@ -18,16 +20,28 @@ PACKAGES = {
     "devkit": REPO_ROOT / "devkit",
     "stacks": REPO_ROOT / "stacks",
     "teardown": REPO_ROOT / "teardown",
+    "smoke": REPO_ROOT / "smoke",
     "playground": REPO_ROOT / "playground",
     "fetch_weights": REPO_ROOT / "fetch_weights",
 }
-TOOLS = {"devkit", "demo", "bench", "tests", "stacks", "teardown", "playground", "fetch_weights"}
+TOOLS = {
+    "devkit",
+    "demo",
+    "bench",
+    "smoke",
+    "tests",
+    "stacks",
+    "teardown",
+    "playground",
+    "fetch_weights",
+}
 FORBIDDEN = {
     "kokoro_server": TOOLS | {"voice_agent"},
     "voice_agent": TOOLS | {"kokoro_server"},
     "devkit": TOOLS - {"devkit"},
     "stacks": TOOLS - {"stacks"} | {"kokoro_server", "voice_agent"},
     "teardown": TOOLS - {"teardown", "stacks"} | {"kokoro_server", "voice_agent"},
+    "smoke": TOOLS - {"smoke", "devkit"} | {"kokoro_server"},
     # The page server and its local stack: devkit and the runtime packages, no other tool.
     "playground": TOOLS - {"playground", "devkit"},
     # `make weights`: the manifest and download code of stacks, the cache of devkit.

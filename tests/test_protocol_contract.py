@@ -18,13 +18,29 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 from kokoro_server import protocol
 from kokoro_server.engine import SAMPLE_RATE
 from kokoro_server.messages import ClientType, ServerType
-from voice_agent.tts.base import FrameDecoder, TtsAudio, TtsControl, start_message
+from voice_agent.tts.base import (
+    FrameDecoder,
+    TtsAudio,
+    TtsControl,
+    TtsWord,
+    TtsWords,
+    start_message,
+)
 from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE, ClientMessageType, ServerMessageType
 from voice_agent.tts.sagemaker import decode_response_stream
 
 # One sample of every server message, built by the server's own builders.
 BUILT = {
     ServerType.SENTENCE_START: protocol.sentence_start(0, "Déjà vu, 3.14 €.", "pcm", 24000),
+    ServerType.WORDS: protocol.words(
+        0,
+        [
+            {"text": "Déjà", "start_ms": 75, "end_ms": 400},
+            {"text": "vu,", "start_ms": 425, "end_ms": 650},
+            {"text": "3.14", "start_ms": 800, "end_ms": 1800},
+            {"text": "€.", "start_ms": 1850, "end_ms": 2300},
+        ],
+    ),
     ServerType.SYNTHESIS_COMPLETE: protocol.synthesis_complete(0, 4800, 0.1, 12.5),
     ServerType.FLUSHED: protocol.flushed(),
     ServerType.CANCELLED: protocol.cancelled(2),
@@ -43,7 +59,18 @@ def test_both_sides_name_the_same_message_types_and_default_rate() -> None:
     assert DEFAULT_SAMPLE_RATE == SAMPLE_RATE
 
 
-@pytest.mark.parametrize("kind", list(ServerType), ids=str)
+WORDS = TtsWords(
+    0,
+    (
+        TtsWord("Déjà", 75, 400),
+        TtsWord("vu,", 425, 650),
+        TtsWord("3.14", 800, 1800),
+        TtsWord("€.", 1850, 2300),
+    ),
+)
+
+
+@pytest.mark.parametrize("kind", [k for k in ServerType if k != ServerType.WORDS], ids=str)
 def test_websocket_decoder_reads_each_server_message(kind: ServerType) -> None:
     frame = BUILT[kind]
     control = FrameDecoder().text(frame)
@@ -52,12 +79,19 @@ def test_websocket_decoder_reads_each_server_message(kind: ServerType) -> None:
     assert control.message == json.loads(frame)
 
 
+def test_websocket_decoder_reads_words_of_the_sentence_just_started() -> None:
+    decoder = FrameDecoder()
+    decoder.text(BUILT[ServerType.SENTENCE_START])
+    assert decoder.text(BUILT[ServerType.WORDS]) == WORDS
+
+
 async def test_sagemaker_decoder_reads_the_whole_session() -> None:
     """The server's messages in session order as SageMaker delivers them (UTF8 control parts,
     BINARY audio parts), through the agent's SageMaker decoder."""
     audio = b"{" + bytes(range(99))  # PCM that starts like JSON
     order = [
         ServerType.SENTENCE_START,
+        ServerType.WORDS,
         "audio",
         ServerType.SYNTHESIS_COMPLETE,
         ServerType.FLUSHED,
@@ -76,11 +110,11 @@ async def test_sagemaker_decoder_reads_the_whole_session() -> None:
             yield ResponseStreamEventPayloadPart(value=part)
 
     events = [e async for e in decode_response_stream(parts())]
-    assert [e.type if isinstance(e, TtsControl) else "audio" for e in events] == order
-    assert events[1] == TtsAudio(0, audio)
+    assert [e.type if isinstance(e, TtsControl | TtsWords) else "audio" for e in events] == order
+    assert events[1] == WORDS and events[2] == TtsAudio(0, audio)
     controls = [e for e in events if isinstance(e, TtsControl)]
     assert [c.message for c in controls] == [
-        json.loads(BUILT[ServerType(k)]) for k in order if k != "audio"
+        json.loads(BUILT[ServerType(k)]) for k in order if k not in ("audio", ServerType.WORDS)
     ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import uvicorn
 
 from .app import create_app
@@ -9,8 +11,12 @@ from .settings import AgentSettings
 
 
 def main() -> None:
-    settings = AgentSettings.from_env()
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    try:
+        settings = AgentSettings.from_env()
+        app = create_app(settings)
+    except ValueError as exc:  # configuration: refuse to start, say what is missing
+        sys.exit(f"voice_agent: cannot start: {exc}")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,10 @@ through unchanged. This keeps the pipeline on the server's event loop (the one /
 so one long-lived TTS client serves both) and lets Starlette cancel it the moment the caller
 disconnects; the SDK's async-generator bridge would only notice at the next event.
 /ping is the SDK's: HealthyBusy while any invocation is registered as an async task.
+
+Conversations (conversation.py) are keyed by the runtime session id the SDK reads from
+AgentCore's session header (`context.session_id`) and the payload's `session_id`; an SSE
+request with neither is a one-off answer that nothing remembers.
 """
 
 from __future__ import annotations
@@ -15,16 +19,19 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
+from bedrock_agentcore.runtime.context import RequestContext
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.websockets import WebSocket
 
+from .conversation import ConversationKey
 from .events import AgentEvent, error_event, to_sse
 from .llm import TextSource
 from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
 from .settings import AgentSettings
 from .tts.base import TtsTransport
+from .turns import Interruption, answer_turn
 from .ws_connection import serve_connection
 
 log = logging.getLogger("voice_agent")
@@ -52,26 +59,34 @@ def create_app(
 
     app = BedrockAgentCoreApp(lifespan=lifespan)
     app.state.pipeline = pipeline
+    app.state.conversations = conversations = settings.conversations()
     # The SDK decodes the body itself and answers bad JSON with HTTP 400, but a deeply nested
     # body raises RecursionError there, which would be a 500: answer it like bad JSON.
     app.add_exception_handler(RecursionError, _too_deep)
 
-    async def tracked(inv: Invocation) -> AsyncGenerator[AgentEvent, None]:
+    async def tracked(
+        inv: Invocation, key: ConversationKey | None, interruption: Interruption | None = None
+    ) -> AsyncGenerator[AgentEvent, None]:
         # Registered as an async task so /ping answers HealthyBusy while audio is streaming.
         task_id = app.add_async_task("voice_invocation", {"mode": inv.mode})
         try:
-            async for event in pipeline.run(inv):
-                yield event
+            async with conversations.using(key) as conversation:
+                events = answer_turn(pipeline, conversation, inv, interruption)
+                try:
+                    async for event in events:
+                        yield event
+                finally:
+                    await events.aclose()
         finally:
             app.complete_async_task(task_id)
 
-    async def sse_body(payload: Any) -> AsyncIterator[bytes]:
+    async def sse_body(payload: Any, runtime_session: str | None) -> AsyncIterator[bytes]:
         try:
             inv = parse_invocation(payload, settings.default_voice)
         except PayloadError as exc:
             yield to_sse(error_event(exc.code, str(exc)))
             return
-        events = tracked(inv)
+        events = tracked(inv, sse_conversation(runtime_session, inv.session_id))
         try:
             async for event in events:
                 yield to_sse(event)
@@ -79,19 +94,29 @@ def create_app(
             await events.aclose()
 
     @app.entrypoint
-    def invoke(payload: Any) -> StreamingResponse:
+    def invoke(payload: Any, context: RequestContext) -> StreamingResponse:
         return StreamingResponse(
-            sse_body(payload),
+            sse_body(payload, context.session_id or None),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
     @app.websocket
-    async def ws_handler(websocket: WebSocket, context: Any) -> None:
+    async def ws_handler(websocket: WebSocket, context: RequestContext) -> None:
         await websocket.accept()
-        await serve_connection(websocket, tracked, settings.default_voice)
+        await serve_connection(
+            websocket, tracked, conversations, context.session_id or None, settings.default_voice
+        )
 
     return app
+
+
+def sse_conversation(runtime_session: str | None, session_id: str | None) -> ConversationKey | None:
+    """Over SSE (one request per turn) a conversation is named by the runtime session, the
+    payload, or both; with neither the answer is a one-off."""
+    if runtime_session is None and session_id is None:
+        return None
+    return (runtime_session, session_id or "")
 
 
 async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:

@@ -19,8 +19,10 @@ class EventType(StrEnum):
     TEXT = "text"
     AUDIO = "audio"
     SENTENCE = "sentence"
+    WORDS = "words"
     DONE = "done"
     ERROR = "error"
+    INTERRUPTED = "interrupted"
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,21 @@ def text_event(delta: str) -> dict[str, Any]:
     return {"type": EventType.TEXT, "delta": delta}
 
 
-def sentence_event(index: int, text: str) -> dict[str, Any]:
-    return {"type": EventType.SENTENCE, "index": index, "text": text}
+def sentence_event(index: int, text: str, offset_ms: float) -> dict[str, Any]:
+    """`offset_ms`: where this sentence's audio starts on the answer's clock (from the
+    answer's first audio sample, all sentences before it played back to back)."""
+    return {"type": EventType.SENTENCE, "index": index, "text": text, "offset_ms": offset_ms}
+
+
+def words_event(index: int, offset_ms: float, words: list[dict[str, Any]]) -> dict[str, Any]:
+    """The TTS's `words` message (times from the sentence's first sample) plus the
+    sentence's offset on the answer's clock, so a caller can show captions in sync."""
+    return {"type": EventType.WORDS, "index": index, "offset_ms": offset_ms, "words": words}
+
+
+def interrupted_event(played_ms: float | None, heard: str) -> dict[str, Any]:
+    """The last event of an answer the caller interrupted: what the agent remembers of it."""
+    return {"type": EventType.INTERRUPTED, "played_ms": played_ms, "heard": heard}
 
 
 def error_event(code: str, message: str, fatal: bool = True) -> dict[str, Any]:

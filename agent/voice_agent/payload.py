@@ -1,14 +1,17 @@
-"""Validation of the invocation payload {"prompt", "mode"?, "voice"?, "format"?}."""
+"""Validation of the invocation payload
+{"prompt", "mode"?, "voice"?, "format"?, "session_id"?, "interrupted"?: {"played_ms"}}."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 MODES = ("stream", "batch")
 FORMATS = ("pcm", "wav", "mp3")
 MAX_PROMPT_CHARS = 8000
-_KNOWN = {"prompt", "mode", "voice", "format"}
+MAX_SESSION_ID_CHARS = 256  # AgentCore's own limit for runtimeSessionId
+_KNOWN = {"prompt", "mode", "voice", "format", "session_id", "interrupted"}
 
 
 class PayloadError(ValueError):
@@ -21,6 +24,8 @@ class Invocation:
     mode: str = "stream"
     voice: str | None = None
     format: str = "pcm"
+    session_id: str | None = None  # names a conversation (with the runtime session id)
+    interrupted_ms: float | None = None  # the caller heard this much of the previous answer
 
 
 def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocation:
@@ -47,7 +52,41 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
     fmt = payload.get("format", "pcm")
     if fmt not in FORMATS:
         raise PayloadError(f"'format' must be one of {list(FORMATS)}, got {fmt!r}")
-    return Invocation(prompt=prompt, mode=mode, voice=voice, format=fmt)
+    session_id = payload.get("session_id")
+    if session_id is not None:
+        if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_SESSION_ID_CHARS:
+            raise PayloadError(
+                f"'session_id' must be a string of 1-{MAX_SESSION_ID_CHARS} characters"
+            )
+        _check_unicode("session_id", session_id)
+    interrupted = payload.get("interrupted")
+    interrupted_ms = None
+    if interrupted is not None:
+        if not isinstance(interrupted, dict) or set(interrupted) != {"played_ms"}:
+            raise PayloadError("'interrupted' must be an object with only 'played_ms'")
+        interrupted_ms = played_ms(interrupted["played_ms"], "interrupted.played_ms")
+    return Invocation(
+        prompt=prompt,
+        mode=mode,
+        voice=voice,
+        format=fmt,
+        session_id=session_id,
+        interrupted_ms=interrupted_ms,
+    )
+
+
+def played_ms(value: Any, name: str = "played_ms") -> float:
+    """Milliseconds of an answer's audio the caller played: a finite number >= 0."""
+    problem = PayloadError(f"'{name}' must be a number of milliseconds >= 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise problem
+    try:
+        ms = float(value)  # JSON integers have no bound: 1e400 as an int overflows here
+    except OverflowError:
+        raise problem from None
+    if not math.isfinite(ms) or ms < 0:
+        raise problem
+    return ms
 
 
 def _check_unicode(name: str, value: str) -> None:

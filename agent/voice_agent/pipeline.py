@@ -3,7 +3,11 @@
 Two tasks feed one queue, so the caller sees text and audio in true arrival order:
 - the text pump reads LLM deltas, emits `text` events and (stream mode) forwards each cleaned
   delta to the TTS session at once; batch mode sends the whole answer when it is complete;
-- the audio pump relays `sentence` and `audio` events as the TTS session produces them.
+- the audio pump relays `sentence`, `words` and `audio` events as the TTS session produces
+  them, each sentence placed on the answer's clock (`offset_ms`: the audio of the sentences
+  before it, played back to back).
+The text source sees the conversation so far (`History`); remembering the answer is the
+caller's part (turns.py).
 If the caller goes away (the generator is closed or cancelled) both tasks are cancelled, the
 TTS session gets `cancel` and is closed, and nothing is left running.
 """
@@ -13,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .conversation import NO_HISTORY, History
 from .events import AgentEvent, AudioEvent, done_event, error_event, sentence_event, text_event
 from .llm import TextSource
 from .payload import Invocation
@@ -50,6 +55,7 @@ class Metrics:
     sentences: int = 0
     sample_rate: int = DEFAULT_SAMPLE_RATE
     format: str = "pcm"
+    history_turns: int = 0  # earlier turns the text source was given
 
     def _ms(self, t: float | None) -> float | None:
         return None if t is None else round((t - self.start) * 1000, 1)
@@ -69,7 +75,26 @@ class Metrics:
             "audio_bytes": self.audio_bytes,
             "tts_reported_audio_bytes": self.tts_reported_bytes,
             "sentences": self.sentences,
+            "history_turns": self.history_turns,
         }
+
+
+@dataclass
+class _Sentences:
+    """Per sentence of one answer: its audio format and where it starts on the answer's clock."""
+
+    formats: dict[int, tuple[str, int]] = field(default_factory=dict)
+    offsets: dict[int, float] = field(default_factory=dict)
+    clock_ms: float = 0.0  # audio of the sentences completed so far
+
+    def start(self, index: int, fmt: str, sample_rate: int) -> float:
+        self.formats[index] = (fmt, sample_rate)
+        self.offsets[index] = self.clock_ms
+        return self.clock_ms
+
+    def complete(self, duration_s: float) -> None:
+        # The server's duration (ms precision) is the sentence's audio whatever its format.
+        self.clock_ms = round(self.clock_ms + 1000.0 * duration_s, 3)
 
 
 class VoicePipeline:
@@ -89,13 +114,16 @@ class VoicePipeline:
         self.llm_idle_timeout_s = llm_idle_timeout_s
         self.connect_timeout_s = connect_timeout_s
 
-    async def run(self, inv: Invocation) -> AsyncIterator[AgentEvent]:
+    async def run(
+        self, inv: Invocation, history: History = NO_HISTORY
+    ) -> AsyncGenerator[AgentEvent, None]:
         metrics = Metrics(
             mode=inv.mode,
             text_source=self.text_source.describe(),
             tts_transport=self.tts.name,
             sample_rate=self.sample_rate,
             format=inv.format,
+            history_turns=len(history.turns),
         )
         try:
             session = await asyncio.wait_for(
@@ -108,7 +136,7 @@ class VoicePipeline:
         queue: asyncio.Queue[Any] = asyncio.Queue()
         close_sent = asyncio.Event()
         tasks = [
-            asyncio.create_task(self._pump_text(inv, session, queue, metrics, close_sent)),
+            asyncio.create_task(self._pump_text(inv, history, session, queue, metrics, close_sent)),
             asyncio.create_task(self._pump_audio(inv, session, queue, metrics, close_sent)),
         ]
         completed = False
@@ -135,6 +163,7 @@ class VoicePipeline:
     async def _pump_text(
         self,
         inv: Invocation,
+        history: History,
         session: TtsSession,
         queue: asyncio.Queue[Any],
         metrics: Metrics,
@@ -144,7 +173,7 @@ class VoicePipeline:
         held: list[str] = []
         try:
             try:
-                async for delta in self.text_source.stream(inv.prompt):
+                async for delta in self.text_source.stream(inv.prompt, history):
                     if metrics.first_text is None:
                         metrics.first_text = time.perf_counter()
                     queue.put_nowait(text_event(delta))
@@ -178,7 +207,7 @@ class VoicePipeline:
         close_sent: asyncio.Event,
     ) -> None:
         events = session.events()
-        formats: dict[int, tuple[str, int]] = {}
+        sentences = _Sentences()
         closing = asyncio.ensure_future(close_sent.wait())
         pending: asyncio.Future[Any] | None = None
         try:
@@ -208,14 +237,14 @@ class VoicePipeline:
                     if metrics.first_audio is None:
                         metrics.first_audio = time.perf_counter()
                     metrics.audio_bytes += len(event.data)
-                    fmt, rate = formats.get(event.index, (inv.format, self.sample_rate))
+                    fmt, rate = sentences.formats.get(event.index, (inv.format, self.sample_rate))
                     queue.put_nowait(AudioEvent(event.index, fmt, rate, event.data))
                 elif isinstance(event, TtsFailure):
                     queue.put_nowait(_Fatal(event.code, event.message))
                     return
                 elif isinstance(event, TtsControl):
                     try:
-                        over = self._on_control(event.message, queue, metrics, formats, inv)
+                        over = self._on_control(event.message, queue, metrics, sentences, inv)
                     except (KeyError, TypeError, ValueError) as exc:
                         # A malformed control message must end the answer with an error, not
                         # kill this pump silently (the caller would get `done` without audio).
@@ -239,21 +268,24 @@ class VoicePipeline:
         msg: dict[str, Any],
         queue: asyncio.Queue[Any],
         metrics: Metrics,
-        formats: dict[int, tuple[str, int]],
+        sentences: _Sentences,
         inv: Invocation,
     ) -> bool:
         """Handle one control message; True when the session is over."""
         kind = msg.get("type")
         if kind == ServerMessageType.SENTENCE_START:
             index = int(msg["index"])
-            formats[index] = (
+            offset = sentences.start(
+                index,
                 str(msg.get("format", inv.format)),
                 int(msg.get("sample_rate", self.sample_rate)),
             )
             metrics.sentences += 1
-            queue.put_nowait(sentence_event(index, str(msg.get("text", ""))))
+            queue.put_nowait(sentence_event(index, str(msg.get("text", "")), offset))
         elif kind == ServerMessageType.SYNTHESIS_COMPLETE:
-            metrics.audio_s_reported += float(msg.get("duration_s", 0.0))
+            duration_s = float(msg.get("duration_s", 0.0))
+            sentences.complete(duration_s)
+            metrics.audio_s_reported += duration_s
             metrics.tts_reported_bytes += int(msg.get("audio_bytes", 0))
         elif kind == ServerMessageType.ERROR:
             code = f"tts_{msg.get('code', 'error')}"

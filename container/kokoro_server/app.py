@@ -25,6 +25,7 @@ from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
 from .messages import ClientType
+from .pronunciation import Lexicon, PronunciationError
 from .protocol import ProtocolError
 from .segmenter import SentenceSegmenter
 from .session import Session, TransportClosed
@@ -105,8 +106,11 @@ def create_app(
                 raise ProtocolError(
                     "text_too_long", f"text of {len(text)} chars exceeds {settings.max_text_chars}"
                 )
+            # "phonemes" is not audio: it asks what the model would be given (see below).
+            wants_phonemes = obj.get("format") == "phonemes"
+            fields_ = {k: v for k, v in obj.items() if not (wants_phonemes and k == "format")}
             start = protocol.parse_message(
-                {**obj, "type": ClientType.START}, settings.max_text_chars
+                {**fields_, "type": ClientType.START}, settings.max_text_chars
             )
         except ProtocolError as exc:
             return _error_response(400, exc.code, exc.message)
@@ -117,16 +121,25 @@ def create_app(
         voice = start.options.voice or engine.default_voice
         try:
             engine.check_voice(voice)
+            lexicon = Lexicon(start.lexicon, engine.vocab, "lexicon") if start.lexicon else None
         except UnknownVoiceError as exc:
             return _error_response(400, "unknown_voice", str(exc))
-        fmt = start.options.format or "wav"
-        rate = start.options.sample_rate or SAMPLE_RATE
-        speed = start.options.speed or 1.0
+        except PronunciationError as exc:
+            return _error_response(400, "bad_parameter", str(exc))
         # Sentence by sentence, like the stream, so no chunk exceeds the phoneme limit.
         segmenter = SentenceSegmenter(first_clause=False, max_chars=settings.max_segment_chars)
         pieces = segmenter.feed(text) + segmenter.flush()
+        if wants_phonemes:
+            return await _phonemes_response(pieces, voice, lexicon)
+        fmt = start.options.format or "wav"
+        rate = start.options.sample_rate or SAMPLE_RATE
+        speed = start.options.speed or 1.0
         try:
-            pcm_parts = [await service.synthesize(p, voice, speed, "pcm", rate) for p in pieces]
+            pcm_parts = [
+                await service.synthesize(p, voice, speed, "pcm", rate, lexicon) for p in pieces
+            ]
+        except PronunciationError as exc:
+            return _error_response(400, "bad_parameter", str(exc))
         except Exception as exc:
             log.exception("one-shot synthesis failed")
             return _error_response(500, "internal", f"synthesis failed: {type(exc).__name__}")
@@ -142,6 +155,38 @@ def create_app(
             "X-Sentences": str(len(pieces)),
         }
         return Response(data, media_type=audio.CONTENT_TYPES[fmt], headers=headers)
+
+    async def _phonemes_response(
+        pieces: list[str], voice: str, lexicon: Lexicon | None
+    ) -> Response:
+        """`"format": "phonemes"`: what the model would be given, sentence by sentence."""
+        engine = service.engine
+        assert engine is not None
+        try:
+            results = [await service.phonemize(p, voice, lexicon) for p in pieces]
+        except PronunciationError as exc:
+            return _error_response(400, "bad_parameter", str(exc))
+        tokens = [len(engine.tokens(r.phonemes)) for r in results]
+        sentences = [
+            {
+                "text": piece,
+                "normalized": r.normalized,
+                "phonemes": r.phonemes,
+                "tokens": n,
+                "words": [{"text": w.text, "phonemes": w.phonemes} for w in r.words],
+            }
+            for piece, r, n in zip(pieces, results, tokens, strict=True)
+        ]
+        return JSONResponse(
+            {
+                "normalized": " ".join(r.normalized for r in results),
+                "phonemes": " ".join(r.phonemes for r in results),
+                "tokens": sum(tokens),
+                "language": results[0].language if results else "",
+                "voice": voice,
+                "sentences": sentences,
+            }
+        )
 
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms

@@ -23,6 +23,7 @@ class ServerType(StrEnum):
     """The `type` of a server control message (always a text frame)."""
 
     SENTENCE_START = "sentence_start"
+    WORDS = "words"  # v1.1, when `start` asked for word timestamps
     SYNTHESIS_COMPLETE = "synthesis_complete"
     FLUSHED = "flushed"
     CANCELLED = "cancelled"

@@ -43,6 +43,8 @@ class ClientMessage:
     text: str = ""
     options: Options = Options()
     request_id: str | None = None
+    lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
+    word_timestamps: bool | None = None  # v1.1, `start` only
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -103,6 +105,20 @@ def _sample_rate(obj: dict[str, Any]) -> int | None:
     return int(rate)
 
 
+def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
+    """The shape of `lexicon`; its phonemes are checked against the model's vocabulary later."""
+    lexicon = obj.get("lexicon")
+    if lexicon is None:
+        return None
+    if not isinstance(lexicon, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in lexicon.items()
+    ):
+        raise ProtocolError("bad_parameter", "lexicon must be an object of word -> phonemes")
+    return {
+        _encodable(k, "lexicon word"): _encodable(v, "lexicon phonemes") for k, v in lexicon.items()
+    }
+
+
 def _text(obj: dict[str, Any], max_chars: int) -> str:
     if "text" not in obj:
         raise ProtocolError("missing_text", "a text message needs a 'text' field")
@@ -142,7 +158,16 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
-        return ClientMessage(ClientType.START, options=options, request_id=rid)
+        word_timestamps = obj.get("word_timestamps")
+        if word_timestamps is not None and not isinstance(word_timestamps, bool):
+            raise ProtocolError("bad_parameter", "word_timestamps must be true or false")
+        return ClientMessage(
+            ClientType.START,
+            options=options,
+            request_id=rid,
+            lexicon=lexicon_field(obj),
+            word_timestamps=word_timestamps,
+        )
     if kind in (ClientType.TEXT, UTTERANCE):
         text = _text(obj, max_text_chars)
         return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))
@@ -165,6 +190,11 @@ def sentence_start(index: int, text: str, audio_format: str, sample_rate: int) -
         format=audio_format,
         sample_rate=sample_rate,
     )
+
+
+def words(index: int, timed: list[dict[str, Any]]) -> str:
+    """v1.1: each word of sentence `index` with its start_ms and end_ms in the audio."""
+    return message(ServerType.WORDS, index=index, words=timed)
 
 
 def synthesis_complete(index: int, audio_bytes: int, duration_s: float, synth_ms: float) -> str:

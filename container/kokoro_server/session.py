@@ -7,8 +7,8 @@ Three concurrent stages, joined by queues, so no stage waits on another's slow w
 - receive: parses frames, answers bad ones with non-fatal errors, feeds text to the segmenter
   and queues each sentence the moment it is complete.
 - synthesize: runs the model off the event loop, one sentence at a time, in order.
-- send: writes `sentence_start`, the audio frames and `synthesis_complete` for each sentence,
-  and `flushed` / `session_end` at their place in the order.
+- send: writes `sentence_start`, `words` (v1.1, when asked for), the audio frames and
+  `synthesis_complete` for each sentence, and `flushed` / `session_end` at their place.
 
 Barge-in uses a generation counter. `cancel` bumps it under the send lock, so every item of an
 older generation is dropped wherever it is, and the sender, which checks the generation under
@@ -30,6 +30,7 @@ from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
 from .messages import ClientType
+from .pronunciation import Lexicon, PronunciationError
 from .protocol import UTTERANCE, ClientMessage, Options, ProtocolError
 from .segmenter import SentenceSegmenter
 from .synthesis import SynthesisService, Synthesized
@@ -88,6 +89,8 @@ class Session:
         self.settings = settings
         self.id = uuid.uuid4().hex[:12]
         self.request_id: str | None = None
+        self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
+        self.word_timestamps = False  # v1.1: a `words` message before each sentence's audio
         self.defaults = Options(
             voice=default_voice, speed=1.0, format="pcm", sample_rate=SAMPLE_RATE
         )
@@ -167,8 +170,12 @@ class Session:
         """Apply one valid message. Returns True once the session is closing."""
         if msg.type == ClientType.START:
             await self._check_voice(msg.options.voice)
+            if msg.lexicon is not None:
+                self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = _merge(self.defaults, msg.options)
             self.request_id = msg.request_id or self.request_id
+            if msg.word_timestamps is not None:
+                await self._want_word_timestamps(msg.word_timestamps)
             return False
         if msg.type in (ClientType.TEXT, UTTERANCE):
             await self._accept_text(msg)
@@ -214,6 +221,23 @@ class Session:
             engine.check_voice(voice)
         except UnknownVoiceError as exc:
             raise ProtocolError("unknown_voice", str(exc)) from exc
+
+    async def _lexicon(self, entries: dict[str, str]) -> Lexicon:
+        engine = await self.service.wait_ready()
+        try:
+            return Lexicon(entries, engine.vocab, "lexicon")
+        except PronunciationError as exc:
+            raise ProtocolError("bad_parameter", str(exc)) from exc
+
+    async def _want_word_timestamps(self, wanted: bool) -> None:
+        engine = await self.service.wait_ready()
+        self.word_timestamps = wanted and engine.word_timestamps
+        if wanted and not engine.word_timestamps:
+            raise ProtocolError(
+                "word_timestamps_unavailable",
+                f"this model gives no word timestamps ({engine.durations_missing}); "
+                "audio is sent without them",
+            )
 
     def _enqueue_sentence(self, text: str, options: Options) -> None:
         assert options.voice and options.speed and options.format and options.sample_rate
@@ -261,10 +285,12 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate
+                    item.text, item.voice, item.speed, item.format, item.sample_rate, self.lexicon
                 )
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
+            except PronunciationError as exc:  # bad inline markup in this sentence
+                result = _Failed("bad_parameter", str(exc))
             except Exception as exc:
                 log.exception(
                     "synthesis failed", extra=fields(session=self.id, text=item.text[:80])
@@ -305,6 +331,8 @@ class Session:
             await self._write_text(
                 protocol.sentence_start(index, item.text, item.format, item.sample_rate)
             )
+            if self.word_timestamps:
+                await self._write_text(_words_message(index, result))
         first_byte_at: float | None = None
         step = self.settings.audio_frame_bytes
         for offset in range(0, len(result.data), step):
@@ -365,6 +393,14 @@ class Session:
 
     def _log(self, msg: str, **values: object) -> None:
         log.info(msg, extra=fields(session=self.id, request_id=self.request_id, **values))
+
+
+def _words_message(index: int, result: Synthesized) -> str:
+    if result.words is None:  # the model stopped giving durations that match its audio
+        return protocol.error(
+            "word_timestamps_unavailable", f"no word timestamps for sentence {index}"
+        )
+    return protocol.words(index, [w.as_dict() for w in result.words])
 
 
 def _merge(base: Options, override: Options) -> Options:

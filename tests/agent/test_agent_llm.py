@@ -3,18 +3,23 @@ source driven through a real strands Agent with a scripted model (Bedrock is not
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 import pytest
 from strands.models.model import Model
 
+from tests.support.aws_doubles import BotocoreRecorder, sigv4_credential
 from voice_agent.app import create_app
 from voice_agent.llm import (
     DEFAULT_REPLAY_ANSWER,
+    DEFAULT_SCRIPT,
     SYSTEM_PROMPT,
     ReplayedAnswerSource,
+    ScriptedConversationSource,
     StrandsBedrockSource,
     replay_tokens,
 )
@@ -58,14 +63,22 @@ def test_replay_rejects_bad_settings(kwargs: dict, message: str) -> None:
 
 def test_env_selects_the_source(tmp_path) -> None:
     src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TOKENS_PER_S": "25"})
-    assert isinstance(src, ReplayedAnswerSource) and src.tokens_per_s == 25
-    assert src.answer == DEFAULT_REPLAY_ANSWER
+    assert isinstance(src, ScriptedConversationSource) and src.tokens_per_s == 25
+    assert src.answers == DEFAULT_SCRIPT and src.answers[0] == DEFAULT_REPLAY_ANSWER
+    src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_TEXT": "Just this."})
+    assert isinstance(src, ReplayedAnswerSource) and src.answer == "Just this."
     f = tmp_path / "answer.txt"
     f.write_text("From a file.", encoding="utf-8")
     src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
-    assert src.answer == "From a file."
+    assert isinstance(src, ReplayedAnswerSource) and src.answer == "From a file."
+    f.write_text("First answer.\n---\nSecond answer,\n\non two lines.\n", encoding="utf-8")
+    src = _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
+    assert src.answers == ("First answer.", "Second answer,\n\non two lines.")
+    f.write_text("First answer.\n---\n\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="non-empty answers between '---' lines"):
+        _source_from_env({"AGENT_TEXT_SOURCE": "replay", "AGENT_REPLAY_FILE": str(f)})
     with pytest.raises(ValueError, match="BEDROCK_MODEL_ID is not set"):
-        _source_from_env({})
+        _source_from_env({"AWS_REGION": "us-east-1"})
     with pytest.raises(ValueError, match="must be 'bedrock' or 'replay'"):
         _source_from_env({"AGENT_TEXT_SOURCE": "gpt"})
     with pytest.raises(ValueError, match="AGENT_REPLAY_TOKENS_PER_S must be a number"):
@@ -120,18 +133,67 @@ def test_agent_settings_from_env() -> None:
     from voice_agent.tts.sagemaker import SageMakerBidiTts
     from voice_agent.tts.websocket import WebSocketTts
 
-    s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart"})
+    region = {"AWS_REGION": "eu-central-1"}
+    s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart", **region})
     assert s.default_voice == "af_heart"  # the variable the agent stack sets
     assert isinstance(s.tts_transport(), SageMakerBidiTts)
     url = "ws://127.0.0.1:1/invocations-bidirectional-stream"
-    s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro"})
+    local = {"AGENT_TEXT_SOURCE": "replay"}
+    s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro", **local})
     assert isinstance(s.tts_transport(), WebSocketTts)  # TTS_URL wins for local runs
     with pytest.raises(ValueError, match="set TTS_URL"):
-        AgentSettings.from_env({}).tts_transport()
+        AgentSettings.from_env(region).tts_transport()
     with pytest.raises(ValueError, match="ws:// or wss://"):
-        AgentSettings.from_env({"TTS_URL": "http://x"}).tts_transport()
+        AgentSettings.from_env({"TTS_URL": "http://x", **local}).tts_transport()
     with pytest.raises(ValueError, match="AGENT_SAMPLE_RATE"):
         AgentSettings.from_env({"AGENT_SAMPLE_RATE": "fast"})
+
+
+MODEL_ID = "eu.anthropic.claude-test-v1:0"
+
+
+async def test_bedrock_model_is_signed_for_the_agents_region(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """The real Strands BedrockModel the agent builds, observed through botocore's
+    before-send hook: AWS_REGION (the agent's documented first choice) decides, even where
+    AWS_DEFAULT_REGION names another region (boto3 alone would pick that one)."""
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    env = {
+        "AWS_REGION": "eu-central-1",
+        "AWS_DEFAULT_REGION": "us-west-2",
+        "AWS_ACCESS_KEY_ID": "AKIABEDROCKTEST",
+        "AWS_SECRET_ACCESS_KEY": "bedrock-secret",
+        "AGENT_TEXT_SOURCE": "bedrock",
+        "BEDROCK_MODEL_ID": MODEL_ID,
+        "TTS_ENDPOINT_NAME": "kokoro",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    pipeline = create_app().state.pipeline
+    assert pipeline.tts.region == "eu-central-1"  # the SageMaker client gets the same region
+    recorder = BotocoreRecorder()
+    model = pipeline.text_source._model
+    model.client.meta.events.register("before-send.bedrock-runtime.ConverseStream", recorder)
+    with pytest.raises(Exception, match="AccessDenied"):
+        async for _ in pipeline.text_source.stream("Where is my order?"):
+            pass
+    [sent] = recorder.sent
+    url = urlparse(sent.url)
+    assert url.hostname == "bedrock-runtime.eu-central-1.amazonaws.com"
+    assert unquote(url.path) == f"/model/{MODEL_ID}/converse-stream"
+    credential = sigv4_credential(sent.headers["authorization"])
+    assert credential.access_key_id == "AKIABEDROCKTEST"
+    assert (credential.region, credential.service) == ("eu-central-1", "bedrock")
+
+
+def test_bedrock_source_refuses_to_guess_a_region() -> None:
+    with pytest.raises(ValueError, match="needs a region"):
+        StrandsBedrockSource(model_id=MODEL_ID)
+    with pytest.raises(ValueError, match="needs a region"):
+        AgentSettings(bedrock_model_id=MODEL_ID).text_source()
 
 
 def test_one_from_env_sets_the_bind_address_and_every_pipeline_timeout() -> None:
@@ -141,15 +203,25 @@ def test_one_from_env_sets_the_bind_address_and_every_pipeline_timeout() -> None
         "AGENT_TTS_CONNECT_TIMEOUT_S": "3",
         "AGENT_TTS_IDLE_TIMEOUT_S": "4",
         "AGENT_LLM_IDLE_TIMEOUT_S": "5",
+        "AGENT_MAX_TURNS": "6",
+        "AGENT_MAX_CONVERSATIONS": "7",
         "HOST": "127.0.0.1",
         "PORT": "9001",
     }
     settings = AgentSettings.from_env(env)
     assert (settings.host, settings.port) == ("127.0.0.1", 9001)
-    pipeline = create_app(settings).state.pipeline
+    app = create_app(settings)
+    pipeline = app.state.pipeline
     assert (pipeline.connect_timeout_s, pipeline.tts_idle_timeout_s) == (3.0, 4.0)
     assert pipeline.llm_idle_timeout_s == 5.0
-    assert isinstance(pipeline.text_source, ReplayedAnswerSource)
+    assert isinstance(pipeline.text_source, ScriptedConversationSource)
+    conversations = app.state.conversations
+    assert (conversations.max_turns, conversations.max_conversations) == (6, 7)
+    for name in ("AGENT_MAX_TURNS", "AGENT_MAX_CONVERSATIONS"):
+        with pytest.raises(ValueError, match=f"{name} must be at least 1, got 0"):
+            AgentSettings.from_env({**env, name: "0"})
+        with pytest.raises(ValueError, match=f"{name} must be a number"):
+            AgentSettings.from_env({**env, name: "many"})
     with pytest.raises(ValueError, match="AGENT_LLM_IDLE_TIMEOUT_S must be a number"):
         AgentSettings.from_env({**env, "AGENT_LLM_IDLE_TIMEOUT_S": "soon"})
     with pytest.raises(ValueError, match="PORT must be a number"):

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from tests.support.fake_tts import FakeTtsServer
+from voice_agent.conversation import NO_HISTORY, History
 from voice_agent.events import AudioEvent
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.payload import Invocation
@@ -78,7 +79,7 @@ class FailingSource:
     def describe(self) -> str:
         return "FailingSource (test double that raises after two deltas)"
 
-    async def stream(self, prompt: str) -> AsyncIterator[str]:
+    async def stream(self, prompt: str, history: History = NO_HISTORY) -> AsyncIterator[str]:
         yield "Hello there. "
         await asyncio.sleep(0.05)
         yield "More"

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import io
-import json
 import wave
 
 import httpx
 import pytest
 
+from tests.support.one_shot import post
+
 pytestmark = pytest.mark.model
-
-
-def post(server, body, **kwargs) -> httpx.Response:
-    content = body if isinstance(body, bytes | str) else json.dumps(body)
-    return httpx.post(f"{server.http}/invocations", content=content, timeout=60, **kwargs)
 
 
 def test_default_is_wav_at_24k(server):

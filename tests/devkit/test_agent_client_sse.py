@@ -21,7 +21,7 @@ PCM = b"{" + bytes(range(200))
 EVENTS = [
     text_event("こんにちは、"),  # multi-byte UTF-8 gets split mid-character
     text_event("line one\nline two"),
-    sentence_event(0, "Déjà vu: 3.14 € ✓"),
+    sentence_event(0, "Déjà vu: 3.14 € ✓", 0.0),
     AudioEvent(0, "pcm", 24000, PCM),
     done_event({"time_to_first_audio_ms": 12.5, "audio_bytes": len(PCM)}),
 ]

@@ -1,19 +1,27 @@
 """The caller CLI end to end against the agent app (FakeTtsServer behind it): single runs
-over SSE and /ws saved as WAV, and the stream vs batch comparison table."""
+over SSE and /ws saved as WAV, the stream vs batch comparison table, and conversations with an
+interrupt over both."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import wave
 from pathlib import Path
+from urllib.parse import urlparse
 
+import boto3
 import pytest
+from botocore.exceptions import ClientError
 
-from devkit import caller
+from devkit import agent_client, caller
 from devkit.agent_client import InvocationResult
 from devkit.loopback import serve
+from tests.support.aws_doubles import BotocoreRecorder, sigv4_credential
 from tests.support.fake_tts import FakeTtsServer
+from tests.support.recording_script import RecordingScript
 from voice_agent.app import create_app
+from voice_agent.conversation import Turn
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts
@@ -80,3 +88,110 @@ def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
     result.write_wav(out)
     with wave.open(str(out)) as wav:
         assert wav.readframes(wav.getnframes()) == b"\x01\x00" * 10 + b"\x02\x00" * 5
+
+
+LONG = "Hi. " + "More words keep coming. " * 40
+SECOND = "Sure. I changed it."
+
+
+@pytest.mark.parametrize("transport", [["--ws"], []])
+async def test_a_two_turn_conversation_with_an_interrupt(
+    transport: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # FakeTtsServer: 20 frames of 960 bytes = 400 ms of audio per sentence, sent far faster
+    # than real time; playback stops at 500 ms, inside the second sentence.
+    source = RecordingScript([LONG, SECOND], tokens_per_s=200)
+    async with FakeTtsServer(frames_per_sentence=20) as tts:
+        app = create_app(AgentSettings(), source, WebSocketTts(tts.url))
+        async with serve(app) as base:
+            argv = [
+                *("--url", base, "--out", str(tmp_path / "turn.wav"), *transport),
+                *("--interrupt-after-ms", "500", "--prompt", "Tell me.", "--prompt", "And?"),
+            ]
+            code = await asyncio.to_thread(caller.main, argv)
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    kept = '; the agent remembers "Hi."' if transport else " (sent with the next request)"
+    assert f"  -- interrupted at 500 ms{kept}\n" in printed
+    assert "you> Tell me.\n" in printed and "you> And?\n" in printed
+    assert f"agent> {SECOND}\n" in printed and "history 1 turns" in printed
+    assert source.prompts[1][1].turns == (Turn("Tell me.", "Hi.", interrupted=True),)
+    # The first answer stopped early: of its many sentences, at most the ones in flight.
+    assert "cancel" in tts.sessions[0].types()
+    assert (tmp_path / "turn_1.wav").exists() and (tmp_path / "turn_2.wav").exists()
+
+
+async def test_turns_without_playback_keep_one_conversation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = RecordingScript([ANSWER, SECOND])
+    async with FakeTtsServer() as tts:
+        app = create_app(AgentSettings(), source, WebSocketTts(tts.url))
+        async with serve(app) as base:
+            argv = ["--url", base, "--out", "", "--prompt", "one", "--prompt", "two"]
+            code = await asyncio.to_thread(caller.main, argv)
+    assert code == 0
+    assert [h.number for _, h in source.prompts] == [0, 1]
+    assert "history 1 turns" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--captions", "--runtime-arn", "arn"], "play a local agent's answers"),
+        (["--interrupt-after-ms", "5", "--compare"], "play a local agent's answers"),
+        (["--captions", "--format", "wav"], "need --format pcm"),
+        (["--interrupt-after-ms", "-1"], "--interrupt-after-ms must be >= 0"),
+        (["--compare", "--prompt", "a", "--prompt", "b"], "--compare takes one --prompt"),
+    ],
+)
+def test_conversation_flags_are_checked(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        caller.parse_args(argv)
+    assert needle in capsys.readouterr().err
+
+
+RUNTIME_ARN = "arn:aws:bedrock-agentcore:eu-west-1:123456789012:runtime/voice_agent-abc123"
+
+
+@pytest.mark.parametrize(
+    ("env", "flag", "expected"),
+    [
+        ({"AWS_REGION": "eu-west-1"}, None, "eu-west-1"),  # botocore alone would not see it
+        ({"AWS_REGION": "eu-west-1", "AWS_DEFAULT_REGION": "us-east-1"}, None, "eu-west-1"),
+        ({"AWS_DEFAULT_REGION": "us-east-1"}, None, "us-east-1"),
+        ({"AWS_REGION": "eu-west-1"}, "ap-northeast-1", "ap-northeast-1"),  # --region wins
+    ],
+)
+def test_runtime_invocation_region_precedence(
+    env: dict[str, str],
+    flag: str | None,
+    expected: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The real boto3 client `invoke_runtime` builds, observed through botocore's before-send
+    hook (registered on boto3's default session, which the client inherits)."""
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name, value in {
+        **env,
+        "AWS_ACCESS_KEY_ID": "AKIACLI",
+        "AWS_SECRET_ACCESS_KEY": "s",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    boto3.setup_default_session()
+    recorder = BotocoreRecorder()
+    boto3.DEFAULT_SESSION.events.register(
+        "before-send.bedrock-agentcore.InvokeAgentRuntime", recorder
+    )
+    with pytest.raises(ClientError, match="AccessDenied"):
+        agent_client.invoke_runtime(RUNTIME_ARN, {"prompt": "hi", "mode": "stream"}, region=flag)
+    [sent] = recorder.sent
+    assert urlparse(sent.url).hostname == f"bedrock-agentcore.{expected}.amazonaws.com"
+    credential = sigv4_credential(sent.headers["authorization"])
+    assert (credential.region, credential.service) == (expected, "bedrock-agentcore")

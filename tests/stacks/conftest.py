@@ -9,28 +9,40 @@ import os
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from aws_cdk.assertions import Template
 
 from stacks.app_builder import build_app
-from tests.support.cdk_synth import Synthesized
+from tests.support.cdk_synth import VARIANT_CONTEXT, Synthesized
 
 
-@pytest.fixture(scope="session")
-def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
-    """The default app, environment-agnostic (no account/region from the caller's env)."""
+def _synthesize(outdir: Path, context: dict[str, Any] | None = None) -> Iterator[Synthesized]:
+    """Environment-agnostic synth (no account/region from the caller's env)."""
     saved = {
         k: os.environ.pop(k)
         for k in ("CDK_DEFAULT_ACCOUNT", "CDK_DEFAULT_REGION")
         if k in os.environ
     }
-    outdir = tmp_path_factory.mktemp("cdk.out")
     try:
-        app = build_app(outdir=str(outdir))
+        app = build_app(context, outdir=str(outdir))
         assembly = app.synth()  # raises if cdk-nag reports an unacknowledged finding
         templates = {s.stack_name: s.template for s in assembly.stacks}
         assertions = {name: Template.from_stack(app.node.find_child(name)) for name in templates}
         yield Synthesized(app, outdir, templates, assertions)
     finally:
         os.environ.update(saved)
+
+
+@pytest.fixture(scope="session")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
+    """The default app."""
+    yield from _synthesize(tmp_path_factory.mktemp("cdk.out"))
+
+
+@pytest.fixture(scope="session")
+def variant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
+    """The app with VARIANT_CONTEXT."""
+    yield from _synthesize(tmp_path_factory.mktemp("cdk.out.variant"), VARIANT_CONTEXT)

@@ -1,6 +1,6 @@
 """Snapshots of both templates; asset hashes are masked so only infrastructure changes show.
 
-Update after an intended change: .venv/bin/python -m pytest tests/cdk --snapshot-update
+Update after an intended change: .venv/bin/python -m pytest tests/stacks --snapshot-update
 """
 
 from __future__ import annotations

@@ -13,6 +13,12 @@ from aws_cdk.assertions import Template
 TTS = "KokoroVoice-Tts"
 AGENT = "KokoroVoice-Agent"
 
+# A second configuration (the `variant` fixture): reuse a retained weights bucket and call a
+# plain (in-region) Bedrock model id instead of an inference profile.
+RETAINED_BUCKET = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
+PLAIN_MODEL_ID = "anthropic.claude-haiku-4-5-20251001-v1:0"
+VARIANT_CONTEXT = {"weights_bucket": RETAINED_BUCKET, "bedrock_model_id": PLAIN_MODEL_ID}
+
 
 @dataclass
 class Synthesized:

@@ -5,6 +5,11 @@ nothing: each sentence becomes a few frames of made-up bytes (the first starting
 `{`, like PCM that happens to look like JSON). The real Kokoro server is used in the
 end-to-end tests.
 
+Asked for word timestamps (`start` with `word_timestamps: true`, protocol v1.1), it sends a
+`words` message after each `sentence_start`: the sentence's words spread evenly over its
+made-up audio, each sounding for 80% of its share (invented timings: the real model's come
+from its durations).
+
 `fault` makes it misbehave after `fault_after_frames` audio frames of a session, for the
 failure tests: "drop" (abrupt TCP close), "stall" (sends nothing more, keeps the socket
 open), "garbage" (a text frame that is not JSON), "bad_control" (a sentence_start whose
@@ -75,11 +80,25 @@ class FakeTtsServer:
         self._server.close()
         await self._server.wait_closed()
 
+    @property
+    def sentence_ms(self) -> float:
+        """Each sentence's made-up audio: 16-bit PCM at 24 kHz."""
+        return self.frames_per_sentence * self.frame_bytes / 48.0
+
+    def words_message(self, index: int, text: str) -> dict[str, Any]:
+        words = text.split()
+        share = self.sentence_ms / len(words)
+        timed = [
+            {"text": w, "start_ms": round(i * share), "end_ms": round(i * share + 0.8 * share)}
+            for i, w in enumerate(words)
+        ]
+        return {"type": "words", "index": index, "words": timed}
+
     async def _handler(self, ws: ServerConnection) -> None:
         session = FakeSession()
         self.sessions.append(session)
         work: asyncio.Queue[Any] = asyncio.Queue()
-        state = {"buffer": "", "index": 0}
+        state: dict[str, Any] = {"buffer": "", "index": 0, "word_timestamps": False}
 
         async def send(msg: dict[str, Any]) -> None:
             await ws.send(json.dumps(msg))
@@ -117,6 +136,8 @@ class FakeTtsServer:
                             "sample_rate": 24000,
                         }
                     )
+                    if state["word_timestamps"]:
+                        await send(self.words_message(index, text))
                     await asyncio.sleep(self.synth_delay_s)
                     total = 0
                     for k in range(self.frames_per_sentence):
@@ -156,7 +177,9 @@ class FakeTtsServer:
                 msg = json.loads(frame)
                 session.received.append(msg)
                 kind = msg.get("type")
-                if kind == "text":
+                if kind == "start":
+                    state["word_timestamps"] = bool(msg.get("word_timestamps"))
+                elif kind == "text":
                     if self.fatal_on_text and self.fatal_on_text in msg["text"]:
                         await send(
                             {

@@ -26,6 +26,7 @@ class ServerMessageType(StrEnum):
     """The `type` of a control message (text frame) from the server."""
 
     SENTENCE_START = "sentence_start"
+    WORDS = "words"  # v1.1, when `start` asked for word timestamps
     SYNTHESIS_COMPLETE = "synthesis_complete"
     FLUSHED = "flushed"
     CANCELLED = "cancelled"
