@@ -281,7 +281,7 @@ class Playground {
       this.send(text);
     });
     prompt.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && !event.shiftKey) {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.el("composer").requestSubmit();
       }
