@@ -22,11 +22,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .conversation import NO_HISTORY, History
-from .events import AgentEvent, AudioEvent, done_event, error_event, sentence_event, text_event
+from .events import (
+    AgentEvent,
+    AudioEvent,
+    done_event,
+    error_event,
+    sentence_event,
+    text_event,
+    words_event,
+)
 from .llm import TextSource
 from .payload import Invocation
 from .speakable import SpeakableFilter
-from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport
+from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
 from .tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
 
 # TTS errors after which no sentence of this invocation can succeed: end it at once.
@@ -127,7 +135,10 @@ class VoicePipeline:
         )
         try:
             session = await asyncio.wait_for(
-                self.tts.open_session(inv.voice, inv.format, self.sample_rate),
+                # Word timestamps always: the conversation remembers what was heard by them.
+                self.tts.open_session(
+                    inv.voice, inv.format, self.sample_rate, word_timestamps=True
+                ),
                 self.connect_timeout_s,
             )
         except Exception as exc:
@@ -242,6 +253,13 @@ class VoicePipeline:
                 elif isinstance(event, TtsFailure):
                     queue.put_nowait(_Fatal(event.code, event.message))
                     return
+                elif isinstance(event, TtsWords):
+                    timed = [
+                        {"text": w.text, "start_ms": w.start_ms, "end_ms": w.end_ms}
+                        for w in event.words
+                    ]
+                    offset = sentences.offsets.get(event.index, sentences.clock_ms)
+                    queue.put_nowait(words_event(event.index, offset, timed))
                 elif isinstance(event, TtsControl):
                     try:
                         over = self._on_control(event.message, queue, metrics, sentences, inv)

@@ -287,3 +287,17 @@ async def test_concurrent_conversations_never_mix() -> None:
     (first, first_history), (second, second_history) = source.prompts[-2:]
     assert first_history == History() and second_history.number == 1
     assert second_history.turns[0].prompt == first and {first, second} == {"dup 0", "dup 1"}
+
+
+async def test_words_reach_the_caller_placed_on_the_answers_clock() -> None:
+    source = RecordingScript([FIRST])
+    async with FakeTtsServer() as tts, serve(make_app(tts.url, source)) as base:
+        r = await invoke_http(base, {"prompt": "Where is my order?"})
+    assert r.ok and len(r.words) == len(r.sentences) == 3
+    sentence_offsets = [e["offset_ms"] for e in r.words]
+    assert sentence_offsets == [0, SENTENCE_MS, 2 * SENTENCE_MS]
+    for event in r.words:
+        assert " ".join(w["text"] for w in event["words"]) == r.sentences[event["index"]]
+    # Each `words` event comes after its sentence's `sentence` event, before its audio.
+    kinds = [k for k in r.order if k in ("sentence", "words", "audio")]
+    assert kinds[:3] == ["sentence", "words", "audio"]

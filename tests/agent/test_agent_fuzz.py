@@ -91,7 +91,7 @@ async def sse_invoke(stack: AgentStack, case: Case) -> None:
         STATS["sse_bad_request"] += 1
         return
     for event in events[:-1]:
-        assert event["type"] in ("text", "sentence", "audio"), event
+        assert event["type"] in ("text", "sentence", "words", "audio"), event
         run.add(event, base64.b64decode(event["data"]) if event["type"] == "audio" else None)
     assert events[-1]["type"] == "done"
     run.end = "done"

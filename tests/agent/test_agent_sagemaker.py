@@ -210,7 +210,9 @@ async def test_pipeline_over_sagemaker_transport_reuses_one_client() -> None:
     assert [c.endpoint_name for c in client.calls] == ["kokoro-endpoint"] * 2
     assert tts._client is client  # one long-lived client for every session
     sent = [json.loads(e.value.bytes_) for e in client.publishers[0].sent]
-    assert sent[0] == {"type": "start", "format": "pcm", "sample_rate": 24000}
+    # The agent always asks for word timestamps (v1.1): its conversations remember by them.
+    start = {"type": "start", "format": "pcm", "sample_rate": 24000, "word_timestamps": True}
+    assert sent[0] == start
     assert sent[-1] == {"type": "close"}
     assert all(p.closed for p in client.publishers)
 

@@ -99,7 +99,8 @@ async def test_a_two_turn_conversation_with_an_interrupt(
     transport: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # FakeTtsServer: 20 frames of 960 bytes = 400 ms of audio per sentence, sent far faster
-    # than real time; playback stops at 500 ms, inside the second sentence.
+    # than real time, its words spread evenly; playback stops at 500 ms, inside the second
+    # sentence ("More" ends at 480 ms, "words" at 580 ms).
     source = RecordingScript([LONG, SECOND], tokens_per_s=200)
     async with FakeTtsServer(frames_per_sentence=20) as tts:
         app = create_app(AgentSettings(), source, WebSocketTts(tts.url))
@@ -111,11 +112,11 @@ async def test_a_two_turn_conversation_with_an_interrupt(
             code = await asyncio.to_thread(caller.main, argv)
     printed = capsys.readouterr().out
     assert code == 0, printed
-    kept = '; the agent remembers "Hi."' if transport else " (sent with the next request)"
+    kept = '; the agent remembers "Hi. More"' if transport else " (sent with the next request)"
     assert f"  -- interrupted at 500 ms{kept}\n" in printed
     assert "you> Tell me.\n" in printed and "you> And?\n" in printed
     assert f"agent> {SECOND}\n" in printed and "history 1 turns" in printed
-    assert source.prompts[1][1].turns == (Turn("Tell me.", "Hi.", interrupted=True),)
+    assert source.prompts[1][1].turns == (Turn("Tell me.", "Hi. More", interrupted=True),)
     # The first answer stopped early: of its many sentences, at most the ones in flight.
     assert "cancel" in tts.sessions[0].types()
     assert (tmp_path / "turn_1.wav").exists() and (tmp_path / "turn_2.wav").exists()
@@ -195,3 +196,19 @@ def test_runtime_invocation_region_precedence(
     assert urlparse(sent.url).hostname == f"bedrock-agentcore.{expected}.amazonaws.com"
     credential = sigv4_credential(sent.headers["authorization"])
     assert (credential.region, credential.service) == (expected, "bedrock-agentcore")
+
+
+async def test_captions_follow_the_playback(capsys: pytest.CaptureFixture[str]) -> None:
+    async with FakeTtsServer() as tts:
+        app = create_app(AgentSettings(), ReplayedAnswerSource(ANSWER, 300), WebSocketTts(tts.url))
+        async with serve(app) as base:
+            argv = ["--url", base, "--out", "", "--ws", "--captions"]
+            code = await asyncio.to_thread(caller.main, argv)
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    # FakeTtsServer's sentences last 60 ms each: one caption line per sentence, on its offset.
+    assert lines[1:4] == [
+        "  [  0.00 s] Your order shipped today.",
+        "  [  0.06 s] It arrives on Thursday.",
+        "  [  0.12 s] Anything else?",
+    ]

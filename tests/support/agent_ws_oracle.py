@@ -123,7 +123,7 @@ async def _settle(
                 result.answered_after_run += 1
                 result.runs.append(Run())
                 running = True
-        if running and kind in ("text", "sentence", "audio", "done"):
+        if running and kind in ("text", "sentence", "words", "audio", "done"):
             result.runs[-1].add(event, data)
             if kind == "done":
                 result.runs[-1].end, running = "done", False
