@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from playground.targets import SESSION_ID, AgentTarget, TargetError
+from voice_agent.tts.messages import SPEED_RANGE
 
 STATIC_DIR = Path(__file__).with_name("static")
 LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
@@ -51,6 +52,7 @@ class PageConfig:
             "default_voice": self.default_voice,
             "sample_rate": self.sample_rate,
             "text_source": self.text_source,
+            "speed_range": list(SPEED_RANGE),
         }
 
 

@@ -16,7 +16,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 )
 
 from kokoro_server import protocol
-from kokoro_server.engine import SAMPLE_RATE
+from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE
 from kokoro_server.messages import ClientType, ServerType
 from voice_agent.tts.base import (
     FrameDecoder,
@@ -26,7 +26,12 @@ from voice_agent.tts.base import (
     TtsWords,
     start_message,
 )
-from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE, ClientMessageType, ServerMessageType
+from voice_agent.tts.messages import (
+    DEFAULT_SAMPLE_RATE,
+    SPEED_RANGE,
+    ClientMessageType,
+    ServerMessageType,
+)
 from voice_agent.tts.sagemaker import decode_response_stream
 
 # One sample of every server message, built by the server's own builders.
@@ -57,6 +62,7 @@ def test_both_sides_name_the_same_message_types_and_default_rate() -> None:
     assert {t.value for t in ServerType} == {t.value for t in ServerMessageType}
     assert {t.value for t in ClientType} == {t.value for t in ClientMessageType}
     assert DEFAULT_SAMPLE_RATE == SAMPLE_RATE
+    assert SPEED_RANGE == (MIN_SPEED, MAX_SPEED)
 
 
 WORDS = TtsWords(
@@ -131,3 +137,9 @@ def test_the_servers_parser_accepts_what_the_client_sends() -> None:
     assert (
         protocol.parse_message({"type": ClientMessageType.TEXT, "text": "Hi."}, 100).text == "Hi."
     )
+
+
+def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
+    start = protocol.parse_message(start_message(None, "pcm", 24000, speed=1.5), 100)
+    assert start.options.speed == 1.5
+    assert protocol.parse_message(start_message(None, "pcm", 24000), 100).options.speed is None

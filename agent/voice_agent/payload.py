@@ -1,5 +1,5 @@
 """Validation of the invocation payload
-{"prompt", "mode"?, "voice"?, "format"?, "session_id"?, "interrupted"?: {"played_ms"}}."""
+{"prompt", "mode"?, "voice"?, "format"?, "speed"?, "session_id"?, "interrupted"?: {"played_ms"}}."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .tts.messages import SPEED_RANGE
+
 MODES = ("stream", "batch")
 FORMATS = ("pcm", "wav", "mp3")
 MAX_PROMPT_CHARS = 8000
 MAX_SESSION_ID_CHARS = 256  # AgentCore's own limit for runtimeSessionId
-_KNOWN = {"prompt", "mode", "voice", "format", "session_id", "interrupted"}
+_KNOWN = {"prompt", "mode", "voice", "format", "speed", "session_id", "interrupted"}
 
 
 class PayloadError(ValueError):
@@ -24,6 +26,7 @@ class Invocation:
     mode: str = "stream"
     voice: str | None = None
     format: str = "pcm"
+    speed: float | None = None  # the TTS's speaking rate; unset: the server's default (1.0)
     session_id: str | None = None  # names a conversation (with the runtime session id)
     interrupted_ms: float | None = None  # the caller heard this much of the previous answer
 
@@ -52,6 +55,7 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
     fmt = payload.get("format", "pcm")
     if fmt not in FORMATS:
         raise PayloadError(f"'format' must be one of {list(FORMATS)}, got {fmt!r}")
+    speed = _speed(payload.get("speed"))
     session_id = payload.get("session_id")
     if session_id is not None:
         if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_SESSION_ID_CHARS:
@@ -70,9 +74,26 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
         mode=mode,
         voice=voice,
         format=fmt,
+        speed=speed,
         session_id=session_id,
         interrupted_ms=interrupted_ms,
     )
+
+
+def _speed(value: Any) -> float | None:
+    if value is None:
+        return None
+    low, high = SPEED_RANGE
+    problem = PayloadError(f"'speed' must be a number from {low} to {high}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise problem
+    try:
+        speed = float(value)  # a JSON integer has no bound: 1e400 as an int overflows here
+    except OverflowError:
+        raise problem from None
+    if not low <= speed <= high:  # also false for NaN
+        raise problem
+    return speed
 
 
 def played_ms(value: Any, name: str = "played_ms") -> float:

@@ -137,7 +137,7 @@ class VoicePipeline:
             session = await asyncio.wait_for(
                 # Word timestamps always: the conversation remembers what was heard by them.
                 self.tts.open_session(
-                    inv.voice, inv.format, self.sample_rate, word_timestamps=True
+                    inv.voice, inv.format, self.sample_rate, word_timestamps=True, speed=inv.speed
                 ),
                 self.connect_timeout_s,
             )

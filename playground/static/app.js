@@ -312,6 +312,8 @@ async function main() {
     list.append(option);
   }
   if (config.default_voice) document.getElementById("voice").value = config.default_voice;
+  const speed = document.getElementById("speed");
+  [speed.min, speed.max] = config.speed_range.map(String); // what the agent accepts
   window.playground = new Playground(config);
 }
 

@@ -59,6 +59,9 @@ async def test_bad_payloads_get_clear_error_events() -> None:
             ({"prompt": "x", "mode": "fast"}, "'mode' must be one of"),
             ({"prompt": "x", "format": "ogg"}, "'format' must be one of"),
             ({"prompt": "x", "temperature": 1}, "unknown field"),
+            ({"prompt": "x", "speed": 3}, "'speed' must be a number from 0.5 to 2.0"),
+            ({"prompt": "x", "speed": "fast"}, "'speed' must be a number"),
+            ({"prompt": "x", "speed": 10**400}, "'speed' must be a number"),
         ]:
             r = await invoke_http(base, payload)
             assert r.order == ["error"]
@@ -134,3 +137,14 @@ async def test_ws_cancel_message_stops_the_run_and_the_connection_goes_on() -> N
     assert busy and busy[0]["code"] == "busy" and busy[0]["fatal"] is False
     assert "cancel" in tts.sessions[0].types() and "close" not in tts.sessions[0].types()
     assert tts.sessions[1].types()[-1] == "close"
+
+
+async def test_speed_goes_to_the_tts_session_only_when_asked() -> None:
+    async with FakeTtsServer() as tts, serve(make_app(tts.url)) as base:
+        fast = await invoke_ws(base.replace("http", "ws") + "/ws", {"prompt": "x", "speed": 1.5})
+        plain = await invoke_http(base, {"prompt": "x"})
+    assert fast.ok and plain.ok
+    starts = [s.received[0] for s in tts.sessions]
+    assert [s["type"] for s in starts] == ["start", "start"]
+    assert starts[0]["speed"] == 1.5
+    assert "speed" not in starts[1]

@@ -92,3 +92,20 @@ def test_page_loads_nothing_but_the_page_server_and_the_agent(
     allowed = (stack.url, stack.agent_ws)
     assert [u for u in page.requests if not u.startswith(allowed)] == []
     assert page.page_errors == []
+
+
+def test_speed_control_speeds_the_voice_up(stack: Playground, page: PlaygroundPage) -> None:
+    page.open(stack.url)
+    page.send("Where is my order?")
+    normal = page.wait_turn(1, ("done",), timeout_s=120)
+    page.evaluate(
+        "() => { const s = document.getElementById('speed'); s.value = s.max;"
+        " s.dispatchEvent(new Event('input')); }"
+    )
+    assert page.page.locator("#speed-value").inner_text() == "2.0×"
+    page.send("Where is my order?")
+    fast = page.wait_turn(2, ("done",), timeout_s=120)
+    sent = page.evaluate("() => window.playground.connection.sent")
+    assert [m.get("speed") for m in sent] == [None, 2]
+    assert fast["text"] == normal["text"]
+    assert fast["receivedFrames"] < 0.7 * normal["receivedFrames"]

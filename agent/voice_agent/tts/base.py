@@ -86,14 +86,23 @@ class TtsTransport(Protocol):
     name: str
 
     async def open_session(
-        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
+        self,
+        voice: str | None,
+        audio_format: str,
+        sample_rate: int,
+        word_timestamps: bool = False,
+        speed: float | None = None,
     ) -> TtsSession: ...
 
     async def aclose(self) -> None: ...
 
 
 def start_message(
-    voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
+    voice: str | None,
+    audio_format: str,
+    sample_rate: int,
+    word_timestamps: bool = False,
+    speed: float | None = None,
 ) -> dict[str, Any]:
     """The `start` message carrying session defaults; an unset voice uses the server default."""
     msg: dict[str, Any] = {
@@ -105,6 +114,8 @@ def start_message(
         msg["voice"] = voice
     if word_timestamps:  # only then: a v1 server never sees the field
         msg["word_timestamps"] = True
+    if speed is not None:  # unset: the server's default (1.0)
+        msg["speed"] = speed
     return msg
 
 
@@ -115,9 +126,14 @@ class ProtocolMessages:
         raise NotImplementedError
 
     async def start(
-        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
+        self,
+        voice: str | None,
+        audio_format: str,
+        sample_rate: int,
+        word_timestamps: bool = False,
+        speed: float | None = None,
     ) -> None:
-        await self._send(start_message(voice, audio_format, sample_rate, word_timestamps))
+        await self._send(start_message(voice, audio_format, sample_rate, word_timestamps, speed))
 
     async def send_text(self, text: str) -> None:
         await self._send({"type": ClientMessageType.TEXT, "text": text})

@@ -10,6 +10,8 @@ from enum import StrEnum
 
 # `pcm` is 16-bit mono at the session's sample_rate; this is the protocol's default rate.
 DEFAULT_SAMPLE_RATE = 24_000
+# The `speed` the server accepts (its MIN_SPEED, MAX_SPEED; the contract test compares them).
+SPEED_RANGE = (0.5, 2.0)
 
 
 class ClientMessageType(StrEnum):

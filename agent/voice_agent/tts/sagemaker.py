@@ -242,7 +242,12 @@ class SageMakerBidiTts:
             raise SdkCallError(describe_error(exc)) from exc
 
     async def open_session(
-        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
+        self,
+        voice: str | None,
+        audio_format: str,
+        sample_rate: int,
+        word_timestamps: bool = False,
+        speed: float | None = None,
     ) -> SageMakerTtsSession:
         client = await self._get_client()
         identity = await self._signing_identity()
@@ -257,7 +262,7 @@ class SageMakerBidiTts:
                 raise
         session = SageMakerTtsSession(stream, identity)
         try:
-            await session.start(voice, audio_format, sample_rate, word_timestamps)
+            await session.start(voice, audio_format, sample_rate, word_timestamps, speed)
         except BaseException:
             await session.aclose()
             raise
