@@ -219,7 +219,10 @@ class Playground {
 
   onDrained(report) {
     const turn = this.turns.find((t) => t.id === report.turn);
-    if (turn && turn.state === "playing" && turn.serverDone) turn.state = "done";
+    if (turn && turn.state === "playing" && turn.serverDone) {
+      turn.state = "done";
+      turn.settleCaptions(Number.POSITIVE_INFINITY);
+    }
     if (turn) {
       turn.playedFrames = report.played;
       turn.underruns = report.underruns;

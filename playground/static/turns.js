@@ -112,6 +112,13 @@ export class Turn {
     this.cutMs = playedMs;
     this.cutAtFrame = atFrame; // the audio context's frame when the listener interrupted
     this.state = "interrupted";
+    this.settleCaptions(playedMs);
+  }
+
+  // Nothing is being spoken any more: no word lit, the ones heard by `heardMs` marked.
+  settleCaptions(heardMs) {
+    this.nowIndex = -1;
+    this.heardNow = heardMs;
   }
 
   // The agent's `interrupted` event: the part of this answer it keeps in the conversation.
