@@ -26,8 +26,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Per module: sync Playwright runs its own event loop on this thread while it is open,
+    so it must be closed again before the suite's asyncio tests run."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (apt-get)")
     with sync_playwright() as playwright:
