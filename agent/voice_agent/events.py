@@ -74,6 +74,15 @@ def done_event(metrics: dict[str, Any]) -> dict[str, Any]:
     return {"type": EventType.DONE, "metrics": metrics}
 
 
+def is_last(event: AgentEvent) -> bool:
+    """`done`, or a fatal `error`: nothing follows it in this answer."""
+    if isinstance(event, AudioEvent):
+        return False
+    return event["type"] == EventType.DONE or (
+        event["type"] == EventType.ERROR and bool(event["fatal"])
+    )
+
+
 def to_json_event(event: AgentEvent) -> dict[str, Any]:
     """The SSE form: audio carries its bytes base64-encoded in `data`."""
     if isinstance(event, AudioEvent):

@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
 from .conversation import Conversation, ConversationKey, ConversationStore, Turn
-from .events import AgentEvent, error_event
+from .events import AgentEvent, error_event, is_last
 from .heard import AnswerTimeline
 from .payload import Invocation
 from .pipeline import VoicePipeline
@@ -48,6 +48,8 @@ async def answer_turn(
         async for event in events:
             yield event
             timeline.observe(event)  # the consumer came back for more: this one went out
+            if is_last(event):
+                break  # remembered now; the TTS session's clean-up need not be waited for
     finally:
         interruption.turn = conversation.record(inv.prompt, timeline, interruption.played_ms)
         await events.aclose()  # stops the LLM and the TTS now, not when collected

@@ -25,10 +25,9 @@ from starlette.websockets import WebSocket
 from .conversation import ConversationKey, ConversationStore
 from .events import (
     AgentEvent,
-    AudioEvent,
-    EventType,
     error_event,
     interrupted_event,
+    is_last,
     to_ws_frames,
 )
 from .payload import Invocation, PayloadError, parse_invocation, played_ms
@@ -148,15 +147,6 @@ def _action(
     return watcher.result()
 
 
-def _is_last(event: AgentEvent) -> bool:
-    """`done`, or a fatal `error`: nothing follows it in this answer."""
-    if isinstance(event, AudioEvent):
-        return False
-    return event["type"] == EventType.DONE or (
-        event["type"] == EventType.ERROR and bool(event["fatal"])
-    )
-
-
 def _control_type(request: Any) -> CallerAction | None:
     """CANCEL or INTERRUPT for those control messages; None for anything else (a request)."""
     if isinstance(request, dict):
@@ -206,7 +196,7 @@ async def _relay(
                         await websocket.send_bytes(frame)
                     else:
                         await websocket.send_text(frame)
-            if _is_last(event):
+            if is_last(event):
                 delivered.set()
     finally:
         await events.aclose()

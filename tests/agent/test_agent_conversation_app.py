@@ -215,6 +215,9 @@ async def test_ws_interrupt_stops_the_answer_and_remembers_what_was_heard() -> N
             if isinstance(frame, str) and json.loads(frame)["type"] == "interrupted":
                 break
         last = json.loads(after[-1])
+        # The LLM was stopped before the agent said what it kept (the script had seconds
+        # of text left).
+        assert source.endings == ["stopped"]
         # Nothing follows the `interrupted` event.
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(ws.recv(), 0.3)

@@ -5,13 +5,17 @@ interrupt over both."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import wave
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import boto3
 import pytest
+from bedrock_agentcore.runtime.models import SESSION_HEADER
 from botocore.exceptions import ClientError
 
 from devkit import agent_client, caller
@@ -22,6 +26,7 @@ from tests.support.fake_tts import FakeTtsServer
 from tests.support.recording_script import RecordingScript
 from voice_agent.app import create_app
 from voice_agent.conversation import Turn
+from voice_agent.events import done_event, to_sse
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 from voice_agent.tts.websocket import WebSocketTts
@@ -212,3 +217,50 @@ async def test_captions_follow_the_playback(capsys: pytest.CaptureFixture[str]) 
         "  [  0.06 s] It arrives on Thursday.",
         "  [  0.12 s] Anything else?",
     ]
+
+
+class RuntimeAnswers:
+    """Test double of a deployed AgentCore runtime (AWS is not reachable): a botocore
+    `before-send` handler that records each InvokeAgentRuntime request the real boto3 client
+    signed and answers with a short SSE stream."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, str]] = []
+
+    def __call__(self, request: Any, **_: Any) -> Any:
+        from botocore.awsrequest import AWSResponse
+
+        self.sent.append({k.lower(): str(v) for k, v in request.headers.items()})
+        sse = to_sse(done_event({"audio_seconds": 0.0, "history_turns": len(self.sent) - 1}))
+        return AWSResponse(request.url, 200, {"Content-Type": "text/event-stream"}, _Raw(sse))
+
+
+class _Raw(io.BytesIO):
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield self.read()
+
+
+def test_a_conversation_with_a_deployed_runtime_keeps_one_runtime_session(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIACLI")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "s")
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    boto3.setup_default_session()
+    runtime = RuntimeAnswers()
+    boto3.DEFAULT_SESSION.events.register(
+        "before-send.bedrock-agentcore.InvokeAgentRuntime", runtime
+    )
+    argv = ["--runtime-arn", RUNTIME_ARN, "--region", "eu-west-1", "--out", ""]
+    assert caller.main([*argv, "--prompt", "one", "--prompt", "two"]) == 0
+    # botocore puts runtimeSessionId in the header the agent's SDK keys conversations by.
+    model = boto3.client("bedrock-agentcore", region_name="eu-west-1").meta.service_model
+    member = model.operation_model("InvokeAgentRuntime").input_shape.members["runtimeSessionId"]
+    assert member.serialization["name"] == SESSION_HEADER
+    sessions = [headers[SESSION_HEADER.lower()] for headers in runtime.sent]
+    assert len(sessions) == 2 and sessions[0] == sessions[1] and len(sessions[0]) >= 33
+    printed = capsys.readouterr().out
+    assert "you> one" in printed and "you> two" in printed

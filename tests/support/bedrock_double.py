@@ -72,10 +72,11 @@ def converse_stream_events(answer: str) -> list[bytes]:
 
 
 class BedrockDouble:
-    """Answers ConverseStream with `answers` in turn (the last one again when they run out),
-    one token every `1 / tokens_per_s` seconds."""
+    """Answers ConverseStream, one token every `1 / tokens_per_s` seconds: with `answers` in
+    turn (the last one again when they run out), or, given a dict, with the answer to the
+    request's last user message."""
 
-    def __init__(self, answers: list[str], tokens_per_s: float = 200.0) -> None:
+    def __init__(self, answers: list[str] | dict[str, str], tokens_per_s: float = 200.0) -> None:
         self.answers = answers
         self.delay_s = 1.0 / tokens_per_s
         self.requests: list[RecordedRequest] = []
@@ -99,6 +100,8 @@ class BedrockDouble:
     def _next_answer(self, request: RecordedRequest) -> str:
         with self._lock:
             self.requests.append(request)
+            if isinstance(self.answers, dict):
+                return self.answers[last_user_text(request.body)]
             return self.answers[min(len(self.requests), len(self.answers)) - 1]
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -129,3 +132,8 @@ class BedrockDouble:
                     pass  # the agent stopped reading: an interrupted answer
 
         return Handler
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    """The text of a ConverseStream request's last (user) message."""
+    return str(body["messages"][-1]["content"][0]["text"])

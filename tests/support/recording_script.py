@@ -15,8 +15,14 @@ class RecordingScript(ScriptedConversationSource):
     def __init__(self, answers: list[str], tokens_per_s: float = 400.0) -> None:
         super().__init__(answers, tokens_per_s=tokens_per_s)
         self.prompts: list[tuple[str, History]] = []
+        self.endings: list[str] = []  # per turn: "complete", or "stopped" by the agent
 
     async def stream(self, prompt: str, history: History = NO_HISTORY) -> AsyncIterator[str]:
         self.prompts.append((prompt, history))
-        async for delta in super().stream(prompt, history):
-            yield delta
+        ending = "stopped"
+        try:
+            async for delta in super().stream(prompt, history):
+                yield delta
+            ending = "complete"
+        finally:
+            self.endings.append(ending)
