@@ -20,7 +20,6 @@ from typing import Any
 from devkit.local_weights import cache_root
 from devkit.paths import REPO_ROOT
 from fetch_weights.mirror import mirror
-from stacks.config import DEFAULTS
 from stacks.weights_cache.download import WeightsCacheError
 from stacks.weights_manifest import MANIFEST_PATH, ManifestError, load_revision
 
@@ -29,7 +28,12 @@ def app_context(key: str, cdk_json: Path = REPO_ROOT / "cdk.json") -> Any:
     """A context value as the CDK app reads it: cdk.json, else the app's default."""
     context = json.loads(cdk_json.read_text(encoding="utf-8")).get("context", {})
     value = context.get(key)
-    return DEFAULTS[key] if value is None else value
+    if value is None:
+        # Only then: stacks.config loads the CDK (a node process) to read its defaults.
+        from stacks.config import DEFAULTS
+
+        value = DEFAULTS[key]
+    return value
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from devkit import local_weights
+from fetch_weights.__main__ import app_context
 from fetch_weights.__main__ import main as fetch_main
 from fetch_weights.mirror import PART_SUFFIX, FileStatus, mirror
 from stacks.weights_cache.download import WeightsCacheError
@@ -158,3 +159,12 @@ def test_a_whole_unchecked_part_is_checked_without_downloading(
     assert statuses == {"config.json": FileStatus.RESUMED}
     assert host.total_requests() == 0
     assert (directory / "config.json").read_bytes() == CONFIG
+
+
+def test_revision_and_voice_are_read_as_the_cdk_app_reads_them(tmp_path: Path) -> None:
+    from stacks.config import DEFAULTS
+
+    cdk_json = tmp_path / "cdk.json"
+    cdk_json.write_text('{"context": {"weights_revision": "rev-from-context"}}')
+    assert app_context("weights_revision", cdk_json) == "rev-from-context"
+    assert app_context("voice", cdk_json) == DEFAULTS["voice"]  # not in cdk.json: the app's
