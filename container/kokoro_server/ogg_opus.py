@@ -10,6 +10,7 @@ sentence is still on its way, at a cost of 27 header bytes per page.
 from __future__ import annotations
 
 import io
+from fractions import Fraction
 
 import av
 import numpy as np
@@ -37,6 +38,10 @@ def encode(pcm: bytes, rate: int = INPUT_RATE) -> list[bytes]:
         samples = np.frombuffer(pcm, dtype="<i2").reshape(1, -1)
         frame = av.AudioFrame.from_ndarray(samples, format="s16", layout="mono")
         frame.sample_rate = rate
+        # Timestamps from zero let the encoder place its pre-skip before the first sample, so
+        # the last page's granule position trims the stream to exactly the input's length.
+        frame.pts = 0
+        frame.time_base = Fraction(1, rate)
         for packet in [*stream.encode(frame), *stream.encode(None)]:
             container.mux(packet)
     return split_pages(out.getvalue())
@@ -52,6 +57,8 @@ def split_pages(data: bytes) -> list[bytes]:
         segments = data[offset + 26]
         header = 27 + segments
         size = header + sum(data[offset + 27 : offset + header])
+        if offset + size > len(data):
+            raise ValueError(f"Ogg page at byte {offset} is cut short")
         pages.append(data[offset : offset + size])
         offset += size
     return pages
