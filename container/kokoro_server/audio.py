@@ -96,7 +96,12 @@ def encode_pcm(pcm: bytes, fmt: str, sample_rate: int) -> Encoded:
         return Encoded(g711.encode(pcm, fmt))
     if fmt == "opus":
         pages = ogg_opus.encode(pcm, pcm_rate(fmt, sample_rate))
-        return Encoded(b"".join(pages), tuple(len(page) for page in pages))
+        # The two header pages travel with the first audio page: a client that stops after
+        # any frame (a cancel) holds a stream with audio, which decoders accept; a stream of
+        # headers alone makes FFmpeg drop every sentence chained after it.
+        first = sum(len(page) for page in pages[:3])
+        sizes = (first, *(len(page) for page in pages[3:])) if pages else ()
+        return Encoded(b"".join(pages), sizes)
     raise ValueError(f"format must be one of {FORMATS}")
 
 

@@ -4,7 +4,7 @@ Each call makes one complete logical stream (OpusHead page, OpusTags page, audio
 page flagged end-of-stream whose granule position trims the padding), so every sentence plays
 on its own and a client that appends sentences stores a chained Ogg file (RFC 3533 section 4).
 Pages hold about PAGE_MS of audio: a client can decode the first page while the rest of the
-sentence is still on its way, at a cost of 27 header bytes per page.
+sentence is still on its way, at a cost of about 28 header bytes per page.
 """
 
 from __future__ import annotations

@@ -169,11 +169,17 @@ def test_ogg_opus_clips_instead_of_wrapping():
     assert np.all(np.sign(decoded[peaks]) == np.sign(reference[peaks]))
 
 
-def test_encoded_opus_frames_are_its_pages():
+def test_opus_frames_are_whole_pages_and_the_first_carries_the_headers_and_audio():
     encoded = audio.encode(sine(200, 1.0, 0.3), "opus", 48000)
     frames = list(audio.frames(encoded.data, encoded.frame_sizes, max_bytes=64))
     assert b"".join(frames) == encoded.data
-    assert all(len(parse_pages(frame)) == 1 for frame in frames)
+    first = parse_pages(frames[0])
+    assert [p.granule > 0 for p in first] == [False, False, True]
+    assert all(len(parse_pages(frame)) == 1 for frame in frames[1:])
+    # Every prefix of whole frames is a stream libsndfile decodes: what a cancel leaves.
+    for cut in range(1, len(frames) + 1):
+        decoded, _ = decode_ogg(b"".join(frames[:cut]))
+        assert decoded.size > 0
 
 
 def test_split_pages_rejects_a_cut_stream():
