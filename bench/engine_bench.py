@@ -8,22 +8,19 @@ from bench.common import Sample
 from kokoro_server.config import Settings
 from kokoro_server.engine import KokoroEngine, split_phonemes
 from kokoro_server.model_files import locate
-from kokoro_server.phonemes import Phonemizer
+from kokoro_server.synthesis import build_frontend
 
 
 def load_engine() -> KokoroEngine:
     """The same settings the server reads (KOKORO_* variables), the same local weights."""
     settings = Settings.from_env()
-    return KokoroEngine(
-        settings,
-        locate(settings.model_dir, settings.model_file),
-        Phonemizer(settings.language),
-    )
+    files = locate(settings.model_dir, settings.model_file)
+    return KokoroEngine(settings, files, build_frontend(settings, files.vocab))
 
 
 def model_calls(engine: KokoroEngine, text: str) -> int:
     """How many model calls `synthesize` makes for text (it splits over 510 phonemes)."""
-    return len(split_phonemes(engine.phonemize(text)))
+    return len(split_phonemes(engine.phonemize(text, engine.default_voice).phonemes))
 
 
 def synthesize_sample(engine: KokoroEngine, text: str) -> Sample:

@@ -199,7 +199,11 @@ async def measure(args: argparse.Namespace, target: Target, runs: int) -> dict[s
             "first_sentence": first,
             "deltas": len(llm_deltas(paragraph)),
             "tokens_per_s": args.tokens_per_s,
-            "phonemes": len(engine.phonemize(paragraph)) if engine is not None else None,
+            "phonemes": (
+                len(engine.phonemize(paragraph, engine.default_voice).phonemes)
+                if engine is not None
+                else None
+            ),
         },
         "public_reference": PUBLIC_REFERENCE,
     }

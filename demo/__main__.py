@@ -2,7 +2,9 @@
 
 Starts the real Kokoro-82M server on 127.0.0.1 (CPU), streams the benchmark paragraph into one
 bidirectional session as LLM-sized deltas at a realistic token rate, saves the audio as a WAV
-file, prints per-sentence timings and the time to first audio, and stops the server.
+file, prints per-sentence timings and the time to first audio; then does the same with a
+Japanese paragraph, which the local Japanese voices speak in their own language; and stops
+the server.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from demo.server_process import ROOT, running_server
 from demo.tts_client import llm_deltas, stream_text
 
 PARAGRAPH = Path(__file__).with_name("paragraph.txt")
+PARAGRAPH_JA = Path(__file__).with_name("paragraph_ja.txt")
 
 
 def parse_args() -> argparse.Namespace:
@@ -24,6 +27,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--tokens-per-s", type=float, default=40.0, help="LLM token rate")
     parser.add_argument("--voice", default=None, help="voice name (default: the server's)")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "demo.wav")
+    parser.add_argument("--japanese-file", type=Path, default=PARAGRAPH_JA)
+    parser.add_argument("--japanese-voice", default="jf_alpha")
+    parser.add_argument("--japanese-out", type=Path, default=ROOT / "out" / "demo-ja.wav")
+    parser.add_argument("--no-japanese", action="store_true", help="skip the Japanese run")
     return parser.parse_args()
 
 
@@ -36,12 +43,13 @@ def save_wav(path: Path, pcm: bytes, sample_rate: int) -> None:
         out.writeframes(pcm)
 
 
-async def run(args: argparse.Namespace, base_url: str) -> None:
-    text = args.text_file.read_text(encoding="utf-8").strip()
+async def run(
+    args: argparse.Namespace, base_url: str, text: str, voice: str | None, out: Path
+) -> None:
     deltas = llm_deltas(text)
     start = {"format": "pcm", "sample_rate": 24000}
-    if args.voice:
-        start["voice"] = args.voice
+    if voice:
+        start["voice"] = voice
     llm_s = len(deltas) / args.tokens_per_s
     print(
         f"Streaming {len(text)} characters as {len(deltas)} deltas at "
@@ -58,7 +66,7 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
         shown = s.text if len(s.text) <= 60 else s.text[:57] + "..."
         print(f"{s.index:>2}  {first:>10}  {synth:>6.0f}ms  {duration:>5.2f} s  {shown}")
     audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
-    save_wav(args.out, result.audio, 24000)
+    save_wav(out, result.audio, 24000)
     first = result.first_audio_s
     print(
         f"\nTime to first audio: {first * 1000:.0f} ms after the first delta"
@@ -66,7 +74,7 @@ async def run(args: argparse.Namespace, base_url: str) -> None:
         else "\nNo audio received"
     )
     print(f"All audio received after {result.total_s:.2f} s; {audio_s:.2f} s of speech")
-    print(f"Saved {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+    print(f"Saved {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
 
 
 def main() -> None:
@@ -78,7 +86,12 @@ def main() -> None:
     )
     with running_server(log_path=ROOT / "out" / "demo-server.log") as base_url:
         print(f"Server healthy at {base_url}\n")
-        asyncio.run(run(args, base_url))
+        english = args.text_file.read_text(encoding="utf-8").strip()
+        asyncio.run(run(args, base_url, english, args.voice, args.out))
+        if not args.no_japanese:
+            print(f"\nThe same in Japanese, with the Japanese voice {args.japanese_voice}:\n")
+            japanese = args.japanese_file.read_text(encoding="utf-8").strip()
+            asyncio.run(run(args, base_url, japanese, args.japanese_voice, args.japanese_out))
     print("Server stopped.")
 
 

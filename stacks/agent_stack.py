@@ -42,7 +42,7 @@ class AgentStack(Stack):
                 voice=config.voice,
                 bedrock_model_id=config.bedrock_model_id,
                 bedrock_foundation_model_id=config.bedrock_foundation_model_id,
-                bedrock_model_regions=config.bedrock_model_regions,
+                bedrock_model_is_profile=config.bedrock_model_is_profile,
             ),
         )
         CfnOutput(self, "RuntimeArn", value=agent.runtime.agent_runtime_arn)

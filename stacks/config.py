@@ -21,29 +21,27 @@ DEFAULTS: dict[str, Any] = {
     "target_concurrency_per_instance": 4,
     "voice": "af_heart",
     "bedrock_model_id": "us.anthropic.claude-haiku-4-5-20251001-v1:0",
-    "bedrock_model_regions": None,
     "weights_revision": "kokoro-82m-v1.0-onnx-fp32",
-    "inference_ami_version": "al2-ami-sagemaker-inference-gpu-3-1",
+    # "" creates the weights bucket; a name imports the bucket a destroyed stack retained.
+    "weights_bucket": "",
+    "inference_ami_version": "al2023-ami-sagemaker-inference-gpu-4-1",
     "startup_health_check_timeout_s": 600,
     "model_data_download_timeout_s": 600,
     "latency_alarm_p90_ms": 2000,
     "network_isolation": True,
 }
 
-# Regions a geographic cross-region inference profile routes to. Used to scope the agent's
-# Bedrock permissions to the foundation model in exactly those regions.
-PROFILE_REGIONS: dict[str, tuple[str, ...]] = {
-    "us": ("us-east-1", "us-east-2", "us-west-2"),
-    "eu": ("eu-central-1", "eu-north-1", "eu-south-1", "eu-south-2", "eu-west-1", "eu-west-3"),
-    "apac": (
-        "ap-northeast-1",
-        "ap-northeast-2",
-        "ap-northeast-3",
-        "ap-south-1",
-        "ap-south-2",
-        "ap-southeast-1",
-        "ap-southeast-2",
-        "ap-southeast-4",
+# Id prefixes of cross-region (system-defined) inference profiles, as in aws-cdk's
+# CrossRegionInferenceProfileRegion (@aws-cdk/aws-bedrock-alpha). Which regions a profile
+# routes to is deliberately not listed here: AWS adds destination regions over time.
+INFERENCE_PROFILE_PREFIXES = frozenset({"us", "us-gov", "eu", "apac", "jp", "au", "global"})
+
+# Context keys this app no longer reads; passing one is an error rather than silently ignored.
+REMOVED_KEYS = {
+    "bedrock_model_regions": (
+        "the agent may now invoke the foundation model in any region, but only through the "
+        "configured inference profile (IAM condition bedrock:InferenceProfileArn), so new "
+        "destination regions need no configuration; drop the key"
     ),
 }
 
@@ -51,7 +49,11 @@ _APP_NAME = re.compile(r"^[a-z][a-z0-9-]{0,30}[a-z0-9]$")
 _INSTANCE_TYPE = re.compile(r"^ml\.[a-z0-9]+\.[a-z0-9]+$")
 _VOICE = re.compile(r"^[a-z]{2}_[a-z0-9_]+$")
 _MODEL_ID = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(:[0-9]+)?$")
-_REGION = re.compile(r"^[a-z]{2}(-[a-z]+)+-[0-9]$")
+# S3 general purpose bucket naming rules (3-63 characters; see S3 "Bucket naming rules").
+_BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+_IPV4 = re.compile(r"^\d+\.\d+\.\d+\.\d+$")
+_BUCKET_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+_BUCKET_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", "--x-s3", "--table-s3", ".mrap")
 
 
 class ConfigError(ValueError):
@@ -68,8 +70,8 @@ class AppConfig:
     target_concurrency_per_instance: int
     voice: str
     bedrock_model_id: str
-    bedrock_model_regions: tuple[str, ...]
     weights_revision: str
+    weights_bucket: str | None
     inference_ami_version: str
     startup_health_check_timeout_s: int
     model_data_download_timeout_s: int
@@ -101,9 +103,7 @@ class AppConfig:
 
     @property
     def bedrock_model_is_profile(self) -> bool:
-        return self.bedrock_model_id.split(".", 1)[0] in PROFILE_REGIONS or bool(
-            self.bedrock_model_id.startswith("global.")
-        )
+        return self.bedrock_model_id.split(".", 1)[0] in INFERENCE_PROFILE_PREFIXES
 
     @property
     def bedrock_foundation_model_id(self) -> str:
@@ -142,26 +142,24 @@ def _str(key: str, value: Any, pattern: re.Pattern[str], what: str) -> str:
     return value
 
 
-def _regions(model_id: str, value: Any) -> tuple[str, ...]:
-    if value not in (None, "", []):
-        items = value.split(",") if isinstance(value, str) else value
-        if not isinstance(items, list | tuple) or not items:
-            raise ConfigError("context 'bedrock_model_regions' must be a list of region names")
-        regions = tuple(str(r).strip() for r in items)
-        for region in regions:
-            if not _REGION.match(region):
-                raise ConfigError(f"context 'bedrock_model_regions': bad region {region!r}")
-        return regions
-    prefix = model_id.split(".", 1)[0]
-    if prefix in PROFILE_REGIONS:
-        return PROFILE_REGIONS[prefix]
-    if prefix == "global":
+def _bucket_name(value: Any) -> str | None:
+    """'' or unset: the stack creates the bucket. Otherwise a valid S3 bucket name."""
+    if value in (None, ""):
+        return None
+    name = str(value).strip()
+    if (
+        not _BUCKET.match(name)
+        or ".." in name
+        or _IPV4.match(name)
+        or name.startswith(_BUCKET_RESERVED_PREFIXES)
+        or name.endswith(_BUCKET_RESERVED_SUFFIXES)
+    ):
         raise ConfigError(
-            f"bedrock_model_id {model_id!r} is a global inference profile, which may route to "
-            "any commercial region; set context 'bedrock_model_regions' to the regions you "
-            "allow (the agent's IAM policy names the foundation model in each of them)"
+            f"context 'weights_bucket' must be an S3 bucket name (3-63 lower-case letters, "
+            f"digits, '.' or '-'), got {value!r}; use the WeightsBucketName output of the "
+            "destroyed stack or the bucket the cleanup report lists"
         )
-    return ()  # an in-region model id: the stack's own region
+    return name
 
 
 def load_config(node: Node) -> AppConfig:
@@ -170,6 +168,10 @@ def load_config(node: Node) -> AppConfig:
     def get(key: str) -> Any:
         value = node.try_get_context(key)
         return DEFAULTS[key] if value is None else value
+
+    for key, why in REMOVED_KEYS.items():
+        if node.try_get_context(key) is not None:
+            raise ConfigError(f"context {key!r} is no longer used: {why}")
 
     app_name = _str(
         "app_name", get("app_name"), _APP_NAME, "2-32 lower-case letters, digits or '-'"
@@ -190,8 +192,8 @@ def load_config(node: Node) -> AppConfig:
         ),
         voice=_str("voice", get("voice"), _VOICE, "a Kokoro voice name like 'af_heart'"),
         bedrock_model_id=model_id,
-        bedrock_model_regions=_regions(model_id, get("bedrock_model_regions")),
         weights_revision=str(get("weights_revision")),
+        weights_bucket=_bucket_name(get("weights_bucket")),
         inference_ami_version=str(get("inference_ami_version")),
         startup_health_check_timeout_s=_int(
             "startup_health_check_timeout_s", get("startup_health_check_timeout_s"), 60, 3600

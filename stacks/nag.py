@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from aws_cdk import Acknowledgment, CfnResource, Stack, Validations
+from typing import Any
+
+from aws_cdk import Acknowledgment, Stack, Validations
 from constructs import IConstruct
+
+FOUNDATION_MODEL_ANY_REGION_REASON = (
+    "The region wildcard is on the one configured foundation model only, and the statement is "
+    "conditioned on bedrock:InferenceProfileArn equal to the configured inference profile: "
+    "the model can be invoked only through that profile, in whichever destination region AWS "
+    "routes the request to. Listing the regions would turn every region AWS adds to the "
+    "profile into AccessDenied at run time."
+)
 
 
 def acknowledge(scope: IConstruct, rule_id: str, reason: str) -> None:
@@ -18,10 +28,25 @@ def iam5(resource: str) -> str:
     return f"AwsSolutions-IAM5[Resource::{resource}]"
 
 
-def arn_of(resource: IConstruct) -> str:
-    """How cdk-nag renders `Fn::GetAtt [<logical id>, Arn]` of a construct's CFN resource."""
-    cfn = resource.node.default_child if not isinstance(resource, CfnResource) else resource
-    if not isinstance(cfn, CfnResource):
-        raise TypeError(f"{resource.node.path} has no CloudFormation resource")
-    stack = Stack.of(cfn)
-    return f"<{stack.resolve(stack.get_logical_id(cfn))}.Arn>"
+def nag_rendering(scope: IConstruct, value: str) -> str:
+    """How cdk-nag prints a (possibly tokenized) string in a finding id.
+
+    cdk-nag writes `Ref X` as `<X>`, `Fn::GetAtt [X, Arn]` as `<X.Arn>` and joins `Fn::Join`
+    parts, so an acknowledgement can name an ARN without copying a generated logical id.
+    """
+    return _render(Stack.of(scope).resolve(value))
+
+
+def _render(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and len(value) == 1:
+        ((fn, arg),) = value.items()
+        if fn == "Ref":
+            return f"<{arg}>"
+        if fn == "Fn::GetAtt":
+            return f"<{arg[0]}.{arg[1]}>"
+        if fn == "Fn::Join":
+            separator, parts = arg
+            return separator.join(_render(part) for part in parts)
+    raise ValueError(f"cannot render {value!r} the way cdk-nag does")

@@ -42,7 +42,9 @@ class TtsStack(Stack):
             platform=ecr_assets.Platform.LINUX_AMD64,
             exclude=["**/__pycache__", "**/*.pyc", "**/.pytest_cache"],
         )
-        weights = WeightsCache(self, "Weights", revision=revision)
+        weights = WeightsCache(
+            self, "Weights", revision=revision, existing_bucket_name=config.weights_bucket
+        )
         tts = TtsEndpoint(
             self,
             "Tts",

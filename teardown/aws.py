@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import Any
 
 import boto3
@@ -68,13 +70,22 @@ def known_regions(session: boto3.Session) -> set[str]:
     return regions
 
 
-def resolve_region(session: boto3.Session, explicit: str | None, from_cdk: str | None) -> str:
-    """--region, else cdk.json context, else the profile/environment region; validated."""
-    region = explicit or from_cdk or session.region_name
+# Region variables, in the order the CDK CLI reads them to pick the region `cdk deploy` uses.
+# botocore itself reads only AWS_DEFAULT_REGION (then the profile), so AWS_REGION, which
+# Lambda, CodeBuild and many shells set alone, is read here.
+REGION_ENV_VARS = ("AWS_REGION", "AWS_DEFAULT_REGION")
+
+
+def resolve_region(
+    session: boto3.Session, explicit: str | None, environ: Mapping[str, str] = os.environ
+) -> str:
+    """--region, else AWS_REGION, else AWS_DEFAULT_REGION, else the profile's region; validated."""
+    from_env = (environ.get(name, "").strip() for name in REGION_ENV_VARS)
+    region = explicit or next((r for r in from_env if r), None) or session.region_name
     if not region:
         raise ConfigError(
-            "no AWS region: pass --region, set 'region' in cdk.json context, "
-            "or set AWS_REGION / a profile region"
+            "no AWS region: pass --region, or set AWS_REGION (or AWS_DEFAULT_REGION), "
+            "or give your AWS profile a region (aws configure set region REGION)"
         )
     if region not in known_regions(session):
         raise ConfigError(
@@ -84,15 +95,32 @@ def resolve_region(session: boto3.Session, explicit: str | None, from_cdk: str |
     return region
 
 
+class Clients:
+    """The one place the cleanup creates AWS clients: one per service, cached, all from the
+    same session, for the resolved region, with the same retry settings."""
+
+    def __init__(self, session: boto3.Session, region: str) -> None:
+        self._session = session
+        self.region = region
+        self._cache: dict[str, object] = {}
+
+    def get(self, service: str) -> Any:
+        if service not in self._cache:
+            self._cache[service] = self._session.client(
+                service, region_name=self.region, config=CLIENT_CONFIG
+            )
+        return self._cache[service]
+
+
 class CredentialsError(Exception):
     """No usable credentials; the CLI prints it and exits 2."""
 
 
-def caller_account(session: boto3.Session, region: str) -> str:
+def caller_account(clients: Clients) -> str:
     """The account id of the credentials in use; fails clearly before any scan starts."""
+    region = clients.region
     try:
-        sts = session.client("sts", region_name=region, config=CLIENT_CONFIG)
-        return str(sts.get_caller_identity()["Account"])
+        return str(clients.get("sts").get_caller_identity()["Account"])
     except (NoCredentialsError, PartialCredentialsError) as exc:
         raise CredentialsError(
             "no AWS credentials found: configure them (aws configure, aws sso login, "
@@ -108,19 +136,3 @@ def caller_account(session: boto3.Session, region: str) -> str:
         raise ConfigError(f"cannot reach AWS STS in region {region!r}: {exc}") from exc
     except (NoRegionError, BotoCoreError) as exc:
         raise CredentialsError(f"cannot verify the AWS identity: {exc}") from exc
-
-
-class Clients:
-    """Creates (and caches) one client per service for the scanned region."""
-
-    def __init__(self, session: boto3.Session, region: str) -> None:
-        self._session = session
-        self.region = region
-        self._cache: dict[str, object] = {}
-
-    def get(self, service: str) -> Any:
-        if service not in self._cache:
-            self._cache[service] = self._session.client(
-                service, region_name=self.region, config=CLIENT_CONFIG
-            )
-        return self._cache[service]

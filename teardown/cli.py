@@ -46,7 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--app-name", help="app name (default: cdk.json context app_name)")
-    parser.add_argument("--region", help="AWS region (default: cdk.json context, then profile)")
+    parser.add_argument(
+        "--region",
+        help="AWS region (default: AWS_REGION, then AWS_DEFAULT_REGION, then the profile's)",
+    )
     parser.add_argument("--profile", help="AWS named profile (default: credential chain)")
     parser.add_argument(
         "--stack",
@@ -69,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cdk-out", type=Path, help="cloud assembly (default: APP_DIR/cdk.out)")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
     parser.add_argument("--delete", action="store_true", help="delete what is flagged")
+    parser.add_argument(
+        "--keep-weights-bucket",
+        action="store_true",
+        help="never delete the retained weights bucket, so a later deploy can reuse it "
+        "(-c weights_bucket=NAME); it is still reported",
+    )
     parser.add_argument("--yes", action="store_true", help="with --delete: do not ask")
     return parser
 
@@ -103,24 +112,30 @@ def build_scope(args: argparse.Namespace) -> Scope:
         if not _IMAGE_TAG_RE.match(tag):
             raise ConfigError(f"invalid --image-tag {tag!r}: not a valid ECR image tag")
     session = make_session(args.profile)
-    region = resolve_region(session, args.region, defaults.region)
-    account = caller_account(session, region)
-    bootstrap_repo = bootstrap_repository(defaults.qualifier, account, region)
+    region = resolve_region(session, args.region)
+    clients = Clients(session, region)
+    account = caller_account(clients)
     cdk_out = args.cdk_out or args.app_dir / "cdk.out"
     refs = image_refs_from_manifests(cdk_out, account, region)
     sources = [f"{cdk_out}/*.assets.json"] if refs else []
-    if args.image_tag:
+    # The manifests name their repository; --image-tag tags, or knowing that no tags are
+    # known, need the bootstrap repository's name (and aws-cdk-lib to build it).
+    bootstrap_repo: str | None = None
+    if args.image_tag or not refs:
+        bootstrap_repo = bootstrap_repository(defaults.qualifier, account, region)
         refs |= {ImageRef(bootstrap_repo, tag) for tag in args.image_tag}
+    if args.image_tag:
         sources.append("--image-tag")
     return Scope(
         app_name=app_name,
         region=region,
         account=account,
-        clients=Clients(session, region),
+        clients=clients,
         bootstrap_repo=bootstrap_repo,
         image_refs=refs,
         image_ref_sources=sources,
         stack_names=list(args.stack),
+        keep_weights_bucket=args.keep_weights_bucket,
     )
 
 

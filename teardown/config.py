@@ -9,8 +9,12 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_APP_NAME = "kokoro-voice"
-DEFAULT_BOOTSTRAP_QUALIFIER = "hnb659fde"
+# A custom bootstrap qualifier in cdk.json context; without it the CDK's default applies,
+# read from aws-cdk-lib when needed (teardown.manifests.bootstrap_repository).
 QUALIFIER_CONTEXT_KEY = "@aws-cdk/core:bootstrapQualifier"
+# The CDK app's context key that makes a deploy import an existing weights bucket instead of
+# creating one (stacks/config.py): how a retained bucket is reused after `cdk destroy`.
+WEIGHTS_BUCKET_CONTEXT_KEY = "weights_bucket"
 
 # Same shape the CDK app accepts for its name: it becomes part of tags and stack names.
 _APP_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-_]{0,62}$")
@@ -23,8 +27,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class CdkDefaults:
     app_name: str
-    region: str | None
-    qualifier: str
+    qualifier: str | None  # None: the CDK's default qualifier
 
 
 def load_cdk_context(app_dir: Path) -> dict[str, Any]:
@@ -43,12 +46,13 @@ def load_cdk_context(app_dir: Path) -> dict[str, Any]:
 
 
 def cdk_defaults(app_dir: Path) -> CdkDefaults:
+    """The app name and bootstrap qualifier from cdk.json context. No region: the CDK app
+    deploys to the region the CDK CLI resolves, and the cleanup resolves it the same way."""
     context = load_cdk_context(app_dir)
-    region = context.get("region")
+    qualifier = context.get(QUALIFIER_CONTEXT_KEY)
     return CdkDefaults(
         app_name=str(context.get("app_name") or DEFAULT_APP_NAME),
-        region=str(region) if region else None,
-        qualifier=str(context.get(QUALIFIER_CONTEXT_KEY) or DEFAULT_BOOTSTRAP_QUALIFIER),
+        qualifier=str(qualifier) if qualifier else None,
     )
 
 

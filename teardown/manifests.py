@@ -21,9 +21,26 @@ class ImageRef:
     tag: str
 
 
-def bootstrap_repository(qualifier: str, account: str, region: str) -> str:
-    """Name of the CDK bootstrap container-assets repository (default synthesizer)."""
-    return f"cdk-{qualifier}-container-assets-{account}-{region}"
+def bootstrap_repository(qualifier: str | None, account: str, region: str) -> str:
+    """The default synthesizer's container-assets repository in ``account``/``region``, for
+    ``qualifier`` (None: the CDK's default qualifier).
+
+    The name template and the default qualifier are read from the installed aws-cdk-lib, the
+    library that synthesizes the app, never from a copy: a one-letter typo in a copy once sent
+    the cleanup to a repository that does not exist. Imported here, not at module level:
+    starting aws-cdk-lib's runtime takes about a second, and a run with cdk.out never needs it.
+    """
+    try:
+        from aws_cdk import DefaultStackSynthesizer
+    except (ImportError, OSError) as exc:  # OSError: no `node` for aws-cdk-lib's runtime
+        raise ConfigError(
+            f"cannot load aws-cdk-lib ({exc}) to name the CDK's default bootstrap repository: "
+            "run from the project's virtualenv (make setup) with Node.js on PATH, as for "
+            "`npx cdk`, or after `npx cdk synth` so cdk.out names the repository"
+        ) from exc
+    template = DefaultStackSynthesizer.DEFAULT_IMAGE_ASSETS_REPOSITORY_NAME
+    qualifier = qualifier or DefaultStackSynthesizer.DEFAULT_QUALIFIER
+    return _substitute(template.replace("${Qualifier}", qualifier), account, region)
 
 
 def _substitute(value: str, account: str, region: str) -> str:

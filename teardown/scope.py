@@ -20,10 +20,14 @@ class Scope:
     region: str
     account: str
     clients: Clients
-    bootstrap_repo: str
+    # The CDK bootstrap container-assets repository, when the run needs its name (image tags
+    # from --image-tag, or none known); None when cdk.out names every repository.
+    bootstrap_repo: str | None
     image_refs: set[ImageRef] = field(default_factory=set)
     # Where image_refs came from, for the report ("cdk.out/*.assets.json", "--image-tag").
     image_ref_sources: list[str] = field(default_factory=list)
     # Explicit --stack names; empty means discover by tag and name prefix.
     stack_names: list[str] = field(default_factory=list)
+    # --keep-weights-bucket: report the retained bucket, never delete it (a deploy reuses it).
+    keep_weights_bucket: bool = False
     progress: Callable[[str], None] = stderr_progress

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import uvicorn
 
@@ -12,7 +13,11 @@ from .app import create_app
 def main() -> None:
     host = os.environ.get("HOST", "0.0.0.0")  # noqa: S104 - the runtime reaches us on 8080
     port = int(os.environ.get("PORT", "8080"))
-    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    try:
+        app = create_app()
+    except ValueError as exc:  # configuration: refuse to start, say what is missing
+        sys.exit(f"voice_agent: cannot start: {exc}")
+    uvicorn.run(app, host=host, port=port, log_level="info")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def create_app(
 ) -> BedrockAgentCoreApp:
     settings = settings or AgentSettings.from_env()
     pipeline = VoicePipeline(
-        text_source or text_source_from_env(),
+        text_source or text_source_from_env(region=settings.region),
         tts or settings.tts_transport(),
         sample_rate=settings.sample_rate,
         tts_idle_timeout_s=settings.tts_idle_timeout_s,

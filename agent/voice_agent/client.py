@@ -31,6 +31,7 @@ import httpx
 from httpx_sse import aconnect_sse
 from websockets.asyncio.client import connect
 
+from .settings import region_from_env
 from .sse import iter_sse_data
 
 
@@ -201,11 +202,13 @@ def invoke_runtime(
     session_id: str | None = None,
     client: Any = None,
 ) -> InvocationResult:
-    """Invoke a deployed AgentCore runtime (boto3 `bedrock-agentcore`)."""
+    """Invoke a deployed AgentCore runtime (boto3 `bedrock-agentcore`). Region: `region`
+    (--region), else AWS_REGION, else AWS_DEFAULT_REGION, else botocore's profile config."""
     if client is None:
         import boto3
 
-        client = boto3.client("bedrock-agentcore", region_name=region)
+        # botocore reads AWS_DEFAULT_REGION but not AWS_REGION: resolve it here.
+        client = boto3.client("bedrock-agentcore", region_name=region or region_from_env())
     start = time.perf_counter()
     response = client.invoke_agent_runtime(
         agentRuntimeArn=runtime_arn,
@@ -306,7 +309,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--url", default="http://127.0.0.1:8080", help="local agent base URL")
     p.add_argument("--ws", action="store_true", help="use the /ws WebSocket instead of SSE")
     p.add_argument("--runtime-arn", help="invoke a deployed AgentCore runtime instead")
-    p.add_argument("--region", help="AWS region for --runtime-arn")
+    p.add_argument(
+        "--region", help="AWS region for --runtime-arn (default: AWS_REGION, AWS_DEFAULT_REGION)"
+    )
     p.add_argument("--prompt", default="Where is my order?")
     p.add_argument("--mode", choices=["stream", "batch"], default="stream")
     p.add_argument("--voice")

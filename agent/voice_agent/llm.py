@@ -89,16 +89,26 @@ class ReplayedAnswerSource:
             yield token
 
 
+def bedrock_model(model_id: str | None, region: str | None) -> Any:
+    """The Strands BedrockModel the agent streams from, in an explicit region (Strands would
+    otherwise fall back to us-west-2, where the agent may have no Bedrock grant)."""
+    if not model_id:
+        raise ValueError("BEDROCK_MODEL_ID is not set")
+    if not region:
+        raise ValueError("the Bedrock text source needs a region: set AWS_REGION")
+    from strands.models import BedrockModel
+
+    return BedrockModel(model_id=model_id, region_name=region, streaming=True)
+
+
 class StrandsBedrockSource:
     """Strands Agents with a Bedrock model, streamed with `Agent.stream_async`."""
 
-    def __init__(self, model_id: str | None = None, model: Any = None) -> None:
+    def __init__(
+        self, model_id: str | None = None, model: Any = None, region: str | None = None
+    ) -> None:
         if model is None:
-            if not model_id:
-                raise ValueError("BEDROCK_MODEL_ID is not set")
-            from strands.models import BedrockModel
-
-            model = BedrockModel(model_id=model_id, streaming=True)
+            model = bedrock_model(model_id, region)
         self.model_id = model_id or getattr(model, "config", {}).get("model_id", "?")
         self._model = model
 
@@ -124,12 +134,19 @@ class StrandsBedrockSource:
                 await events.aclose()
 
 
-def text_source_from_env(env: dict[str, str] | None = None) -> TextSource:
-    """AGENT_TEXT_SOURCE=bedrock (default) or replay; see docs/agent.md."""
+def text_source_from_env(
+    env: dict[str, str] | None = None, region: str | None = None
+) -> TextSource:
+    """AGENT_TEXT_SOURCE=bedrock (default) or replay; see docs/agent.md. `region` defaults to
+    the environment's (AWS_REGION, then AWS_DEFAULT_REGION)."""
     env = dict(os.environ if env is None else env)
     kind = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower()
     if kind == "bedrock":
-        return StrandsBedrockSource(model_id=env.get("BEDROCK_MODEL_ID"))
+        from .settings import region_from_env
+
+        return StrandsBedrockSource(
+            model_id=env.get("BEDROCK_MODEL_ID"), region=region or region_from_env(env)
+        )
     if kind == "replay":
         answer = env.get("AGENT_REPLAY_TEXT") or DEFAULT_REPLAY_ANSWER
         if env.get("AGENT_REPLAY_FILE"):

@@ -7,6 +7,28 @@ from dataclasses import dataclass
 
 from .tts.base import TtsTransport
 
+NO_REGION = (
+    "no AWS region configured: set AWS_REGION (or AWS_DEFAULT_REGION). The SageMaker endpoint "
+    "and Bedrock are called in that region; only a local run (TTS_URL with "
+    "AGENT_TEXT_SOURCE=replay) needs none"
+)
+
+
+def region_from_env(env: dict[str, str] | None = None) -> str | None:
+    """AWS_REGION, then AWS_DEFAULT_REGION (docs/agent.md); botocore alone reads only the
+    second, so the agent resolves the region itself and passes it to every client."""
+    env = os.environ if env is None else env
+    for name in ("AWS_REGION", "AWS_DEFAULT_REGION"):
+        if region := env.get(name, "").strip():
+            return region
+    return None
+
+
+def _uses_aws(env: dict[str, str]) -> bool:
+    sagemaker_tts = not env.get("TTS_URL") and bool(env.get("TTS_ENDPOINT_NAME"))
+    bedrock_text = env.get("AGENT_TEXT_SOURCE", "bedrock").strip().lower() == "bedrock"
+    return sagemaker_tts or bedrock_text
+
 
 @dataclass(frozen=True)
 class AgentSettings:
@@ -19,16 +41,20 @@ class AgentSettings:
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> AgentSettings:
+        """Raises ValueError with a clear message for a bad value or a missing region."""
         env = dict(os.environ if env is None else env)
         try:
             sample_rate = int(env.get("AGENT_SAMPLE_RATE", "24000"))
             idle = float(env.get("AGENT_TTS_IDLE_TIMEOUT_S", "30"))
         except ValueError as exc:
             raise ValueError(f"AGENT_SAMPLE_RATE / AGENT_TTS_IDLE_TIMEOUT_S: {exc}") from exc
+        region = region_from_env(env)
+        if region is None and _uses_aws(env):
+            raise ValueError(NO_REGION)
         return cls(
             tts_url=env.get("TTS_URL") or None,
             tts_endpoint_name=env.get("TTS_ENDPOINT_NAME") or None,
-            region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or None,
+            region=region,
             default_voice=env.get("TTS_VOICE") or env.get("AGENT_DEFAULT_VOICE") or None,
             sample_rate=sample_rate,
             tts_idle_timeout_s=idle,

@@ -26,6 +26,7 @@ from . import audio, protocol
 from .config import Settings
 from .engine import UnknownVoiceError
 from .logs import fields
+from .pronunciation import Lexicon, PronunciationError
 from .protocol import ProtocolError
 from .segmenter import SentenceSegmenter
 from .session import Session, TransportClosed
@@ -106,7 +107,10 @@ def create_app(
                 raise ProtocolError(
                     "text_too_long", f"text of {len(text)} chars exceeds {settings.max_text_chars}"
                 )
-            start = protocol.parse_message({**obj, "type": "start"}, settings.max_text_chars)
+            # "phonemes" is not audio: it asks what the model would be given (see below).
+            wants_phonemes = obj.get("format") == "phonemes"
+            fields_ = {k: v for k, v in obj.items() if not (wants_phonemes and k == "format")}
+            start = protocol.parse_message({**fields_, "type": "start"}, settings.max_text_chars)
             if start.options.frame_ms is not None:
                 raise ProtocolError("bad_parameter", "frame_ms applies to the stream route only")
             fmt = start.options.format or "wav"
@@ -120,19 +124,28 @@ def create_app(
         voice = start.options.voice or engine.default_voice
         try:
             engine.check_voice(voice)
+            lexicon = Lexicon(start.lexicon, engine.vocab, "lexicon") if start.lexicon else None
         except UnknownVoiceError as exc:
             return _error_response(400, "unknown_voice", str(exc))
-        rate = start.options.sample_rate or audio.DEFAULT_RATES[fmt]
-        speed = start.options.speed or 1.0
+        except PronunciationError as exc:
+            return _error_response(400, "bad_parameter", str(exc))
         # Sentence by sentence, like the stream, so no chunk exceeds the phoneme limit.
         segmenter = SentenceSegmenter(first_clause=False, max_chars=settings.max_segment_chars)
         pieces = segmenter.feed(text) + segmenter.flush()
+        if wants_phonemes:
+            return await _phonemes_response(pieces, voice, lexicon)
+        rate = start.options.sample_rate or audio.DEFAULT_RATES[fmt]
+        speed = start.options.speed or 1.0
         # PCM per sentence, encoded once: one WAV header, one MP3 or Ogg Opus stream.
         pcm_rate = audio.pcm_rate(fmt, rate)
         try:
-            pcm_parts = [await service.synthesize(p, voice, speed, "pcm", pcm_rate) for p in pieces]
+            pcm_parts = [
+                await service.synthesize(p, voice, speed, "pcm", pcm_rate, lexicon) for p in pieces
+            ]
             pcm = b"".join(part.data for part in pcm_parts)
             data = (await asyncio.to_thread(audio.encode_pcm, pcm, fmt, rate)).data
+        except PronunciationError as exc:
+            return _error_response(400, "bad_parameter", str(exc))
         except Exception as exc:
             log.exception("one-shot synthesis failed")
             return _error_response(500, "internal", f"synthesis failed: {type(exc).__name__}")
@@ -142,6 +155,37 @@ def create_app(
             "X-Sentences": str(len(pieces)),
         }
         return Response(data, media_type=audio.CONTENT_TYPES[fmt], headers=headers)
+
+    async def _phonemes_response(
+        pieces: list[str], voice: str, lexicon: Lexicon | None
+    ) -> Response:
+        """`"format": "phonemes"`: what the model would be given, sentence by sentence."""
+        engine = service.engine
+        assert engine is not None
+        try:
+            results = [await service.phonemize(p, voice, lexicon) for p in pieces]
+        except PronunciationError as exc:
+            return _error_response(400, "bad_parameter", str(exc))
+        sentences = [
+            {
+                "text": piece,
+                "normalized": r.normalized,
+                "phonemes": r.phonemes,
+                "tokens": len(engine.tokens(r.phonemes)),
+                "words": [{"text": w.text, "phonemes": w.phonemes} for w in r.words],
+            }
+            for piece, r in zip(pieces, results, strict=True)
+        ]
+        return JSONResponse(
+            {
+                "normalized": " ".join(s["normalized"] for s in sentences),
+                "phonemes": " ".join(s["phonemes"] for s in sentences),
+                "tokens": sum(s["tokens"] for s in sentences),
+                "language": results[0].language if results else "",
+                "voice": voice,
+                "sentences": sentences,
+            }
+        )
 
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms

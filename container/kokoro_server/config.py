@@ -40,7 +40,9 @@ class Settings:
     model_dir: str = ""
     model_file: str = ""  # an .onnx file name inside model_dir; empty picks the only/preferred one
     default_voice: str = ""  # empty: the first voice of the voice file
-    language: str = "en-us"  # espeak-ng language for phonemization
+    # A JSON file of word -> phonemes spoken everywhere (mounted with the weights); empty: none.
+    # The language is the voice's (its first letter), not a setting.
+    lexicon: str = ""
     # ONNX Runtime: "auto" uses CUDA when the GPU build and a device are there.
     provider: str = "auto"
     intra_op_threads: int = 0  # 0: ONNX Runtime's default (all cores)
@@ -67,7 +69,7 @@ class Settings:
             model_dir=os.environ.get("KOKORO_MODEL_DIR", ""),
             model_file=os.environ.get("KOKORO_MODEL_FILE", ""),
             default_voice=os.environ.get("KOKORO_VOICE", ""),
-            language=_env_str("KOKORO_LANGUAGE", cls.language),
+            lexicon=os.environ.get("KOKORO_LEXICON", ""),
             provider=_env_str("KOKORO_PROVIDER", cls.provider),
             intra_op_threads=_env_int("KOKORO_INTRA_OP_THREADS", cls.intra_op_threads),
             cudnn_conv_algo_search=_env_str(

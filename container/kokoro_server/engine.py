@@ -10,12 +10,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import onnxruntime as ort
 
 from .config import Settings
 from .model_files import ModelFiles
+from .spoken import Phonemized
 
 SAMPLE_RATE = 24_000
 MAX_PHONEMES = 510  # the model's context is 512 tokens including the two pad tokens
@@ -66,7 +68,7 @@ class KokoroEngine:
     """Loads the model once; `synthesize` is safe to call from several threads."""
 
     def __init__(
-        self, settings: Settings, files: ModelFiles, phonemize: Callable[[str], str]
+        self, settings: Settings, files: ModelFiles, phonemize: Callable[..., Phonemized]
     ) -> None:
         self.settings = settings
         self.files = files
@@ -112,16 +114,25 @@ class KokoroEngine:
     def check_voice(self, voice: str) -> None:
         if voice not in self.voices:
             raise UnknownVoiceError(voice, self.voice_names)
+        # The text front end refuses a voice whose language it cannot speak, with the reason.
+        check_language = getattr(self.phonemize, "check_voice", None)
+        if check_language is not None:
+            check_language(voice)
 
     def tokens(self, phonemes: str) -> list[int]:
         return [self.vocab[c] for c in phonemes if c in self.vocab]
 
-    def synthesize(self, text: str, voice: str, speed: float = 1.0) -> np.ndarray:
-        """One sentence (or clause) of text -> float32 mono audio at 24 kHz."""
+    def synthesize(
+        self, text: str, voice: str, speed: float = 1.0, **pronunciation: Any
+    ) -> np.ndarray:
+        """One sentence (or clause) of text -> float32 mono audio at 24 kHz.
+
+        `pronunciation` (a session's `lexicon`) goes to the text front end as it is.
+        """
         self.check_voice(voice)
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
-        phonemes = self.phonemize(text)
+        phonemes = self.phonemize(text, voice, **pronunciation).phonemes
         parts = [self._infer(p, voice, speed) for p in split_phonemes(phonemes)]
         parts = [p for p in parts if p.size]
         return np.concatenate(parts) if parts else np.zeros(0, np.float32)

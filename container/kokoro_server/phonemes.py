@@ -1,20 +1,26 @@
 """Text to Kokoro phonemes with espeak-ng (the library ships inside `espeakng-loader`).
 
-espeak-ng is what Kokoro's own ONNX tooling uses for English; it needs no dictionaries or
-downloads and is fast (about a millisecond per sentence), so it runs in the synthesis thread.
-The espeak-ng C library is not thread-safe: calls are serialized with a lock.
+espeak-ng is what Kokoro's own tooling uses for English, Spanish, French, Hindi, Italian and
+Brazilian Portuguese; it needs no dictionaries or downloads and is fast (about a millisecond
+per sentence), so it runs in the synthesis thread. The espeak-ng C library is not
+thread-safe: calls are serialized with one lock shared by every language.
 """
 
 from __future__ import annotations
 
+import re
 import threading
+from collections.abc import Sequence
 
 import espeakng_loader
 from phonemizer.backend import EspeakBackend
 from phonemizer.backend.espeak.wrapper import EspeakWrapper
 from phonemizer.logger import get_logger
 
+from .alignment import assign_tokens
+
 _setup_lock = threading.Lock()
+_espeak_lock = threading.Lock()  # one C library instance behind every backend
 _configured = False
 
 
@@ -33,7 +39,7 @@ class Phonemizer:
     def __init__(self, language: str = "en-us") -> None:
         _configure_library()
         self.language = language
-        self._lock = threading.Lock()
+        self._lock = _espeak_lock
         self._backend = EspeakBackend(
             language,
             preserve_punctuation=True,
@@ -47,3 +53,47 @@ class Phonemizer:
         with self._lock:
             result = self._backend.phonemize([text], strip=True)
         return result[0] if result else ""
+
+    def words(self, words: Sequence[str]) -> list[str]:
+        """Phonemes of words read as one sentence, shared out so each word has its own.
+
+        The sentence is phonemized whole (stress and reductions depend on the neighbours);
+        each word gets its slice, with the space after it. Joined, the slices are exactly the
+        whole sentence's phonemes. A word may be several spoken words ("twenty-nine dollars").
+        """
+        words = list(words)
+        if not words:
+            return []
+        with self._lock:
+            whole = self._backend.phonemize([" ".join(words)], strip=True)
+            whole_text = re.sub(" +", " ", whole[0] if whole else "")
+            tokens = whole_text.split(" ") if whole_text else []
+            if len(tokens) == sum(len(w.split()) for w in words):
+                owned: list[list[str]] = []
+                taken = 0
+                for word in words:
+                    count = len(word.split())
+                    owned.append(tokens[taken : taken + count])
+                    taken += count
+            else:  # espeak merged or split words: align against each word read alone
+                guides = self._backend.phonemize(words, strip=True)
+                owned = assign_tokens(tokens, guides)
+        return _slices(whole_text, owned)
+
+
+def _slices(whole: str, owned: list[list[str]]) -> list[str]:
+    """Cut `whole` into consecutive per-word slices, each keeping the space that follows it."""
+    slices: list[str] = []
+    cursor = 0
+    for pieces in owned:
+        content = " ".join(pieces)
+        if not whole.startswith(content, cursor):
+            raise AssertionError(f"alignment lost the phonemes at {cursor} of {whole!r}")
+        end = cursor + len(content)
+        if content and end < len(whole) and whole[end] == " ":
+            end += 1
+        slices.append(whole[cursor:end])
+        cursor = end
+    if cursor != len(whole):
+        slices[-1] += whole[cursor:]
+    return slices

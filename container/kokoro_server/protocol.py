@@ -43,6 +43,7 @@ class ClientMessage:
     text: str = ""
     options: Options = Options()
     request_id: str | None = None
+    lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -134,6 +135,20 @@ def effective_rate(options: Options) -> int:
     return options.sample_rate or DEFAULT_RATES[fmt]
 
 
+def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
+    """The shape of `lexicon`; its phonemes are checked against the model's vocabulary later."""
+    lexicon = obj.get("lexicon")
+    if lexicon is None:
+        return None
+    if not isinstance(lexicon, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in lexicon.items()
+    ):
+        raise ProtocolError("bad_parameter", "lexicon must be an object of word -> phonemes")
+    return {
+        _encodable(k, "lexicon word"): _encodable(v, "lexicon phonemes") for k, v in lexicon.items()
+    }
+
+
 def _text(obj: dict[str, Any], max_chars: int) -> str:
     if "text" not in obj:
         raise ProtocolError("missing_text", "a text message needs a 'text' field")
@@ -172,7 +187,7 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj), _frame_ms(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
-        return ClientMessage("start", options=options, request_id=rid)
+        return ClientMessage("start", options=options, request_id=rid, lexicon=lexicon_field(obj))
     if kind in ("text", "utterance"):
         text = _text(obj, max_text_chars)
         return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))

@@ -30,6 +30,7 @@ from . import audio, g711, protocol
 from .config import Settings
 from .engine import UnknownVoiceError
 from .logs import fields
+from .pronunciation import Lexicon, PronunciationError
 from .protocol import ClientMessage, Options, ProtocolError
 from .segmenter import SentenceSegmenter
 from .synthesis import SynthesisService, Synthesized
@@ -95,6 +96,7 @@ class Session:
         self.settings = settings
         self.id = uuid.uuid4().hex[:12]
         self.request_id: str | None = None
+        self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
         # sample_rate None: the format's default (24000 for pcm, 8000 for G.711, 48000 opus).
         self.defaults = Options(voice=default_voice, speed=1.0, format="pcm", frame_ms=0)
         self.segmenter = SentenceSegmenter(
@@ -176,7 +178,9 @@ class Session:
         if msg.type == "start":
             await self._check_voice(msg.options.voice)
             merged = _merge(self.defaults, msg.options)
-            protocol.check_combination(merged)
+            protocol.check_combination(merged)  # before anything changes: refused whole
+            if msg.lexicon is not None:
+                self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = merged
             self.request_id = msg.request_id or self.request_id
             return False
@@ -224,6 +228,13 @@ class Session:
             engine.check_voice(voice)
         except UnknownVoiceError as exc:
             raise ProtocolError("unknown_voice", str(exc)) from exc
+
+    async def _lexicon(self, entries: dict[str, str]) -> Lexicon:
+        engine = await self.service.wait_ready()
+        try:
+            return Lexicon(entries, engine.vocab, "lexicon")
+        except PronunciationError as exc:
+            raise ProtocolError("bad_parameter", str(exc)) from exc
 
     def _enqueue_sentence(self, text: str, options: Options) -> None:
         assert options.voice and options.speed and options.format
@@ -278,10 +289,12 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate
+                    item.text, item.voice, item.speed, item.format, item.sample_rate, self.lexicon
                 )
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
+            except PronunciationError as exc:  # bad inline markup in this sentence
+                result = _Failed("bad_parameter", str(exc))
             except Exception as exc:
                 log.exception("synthesis failed", **fields(session=self.id, text=item.text[:80]))
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")

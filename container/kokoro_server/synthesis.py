@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from . import audio
 from .config import Settings
 from .engine import KokoroEngine
+from .frontend import TextFrontend
+from .languages import LANGUAGES
 from .logs import fields
 from .model_files import locate
-from .phonemes import Phonemizer
+from .pronunciation import Lexicon, load_lexicon_file
+from .spoken import Phonemized
 
 log = logging.getLogger("kokoro.synthesis")
 
@@ -34,6 +37,22 @@ class Synthesized:
     encode_ms: float
     started_at: float  # perf_counter when a worker thread picked it up
     frame_sizes: tuple[int, ...] = ()  # units a binary frame must not split (Ogg pages)
+
+
+def build_frontend(settings: Settings, vocab: dict[str, int]) -> TextFrontend:
+    """The text front end, with the server-wide lexicon if KOKORO_LEXICON names one."""
+    lexicon = load_lexicon_file(settings.lexicon, vocab) if settings.lexicon else None
+    return TextFrontend(vocab, lexicon)
+
+
+def load_languages(frontend: TextFrontend, voices: list[str]) -> None:
+    """Load the G2P of every voice's language now, not in a first request; log the missing.
+
+    English always: Japanese and Mandarin voices read Latin-script text with it.
+    """
+    letters = sorted({"a", *(v[:1] for v in voices if v[:1] in LANGUAGES)})
+    for letter, problem in frontend.warm_up([f"{letter}_" for letter in letters]).items():
+        log.warning("language unavailable", **fields(language=LANGUAGES[letter], error=problem))
 
 
 class SynthesisService:
@@ -55,7 +74,9 @@ class SynthesisService:
         """Blocking: load the weights, then prove the model works with a warm-up synthesis."""
         try:
             files = locate(self.settings.model_dir, self.settings.model_file)
-            engine = KokoroEngine(self.settings, files, Phonemizer(self.settings.language))
+            frontend = build_frontend(self.settings, files.vocab)
+            engine = KokoroEngine(self.settings, files, frontend)
+            load_languages(frontend, engine.voice_names)
             started = time.perf_counter()
             warm = engine.synthesize(WARM_UP_TEXT, engine.default_voice)
             if warm.size == 0 or not float(abs(warm).max()) > 0.0:
@@ -88,10 +109,14 @@ class SynthesisService:
             raise RuntimeError(f"model not available: {self.failure}")
         return self.engine
 
-    def _run(self, text: str, voice: str, speed: float, fmt: str, rate: int) -> Synthesized:
+    def _run(
+        self, text: str, voice: str, speed: float, fmt: str, rate: int, lexicon: Lexicon | None
+    ) -> Synthesized:
         assert self.engine is not None
         started = time.perf_counter()
-        samples = self.engine.synthesize(text, voice, speed)
+        # Only a session with its own lexicon passes one (test doubles take none).
+        extra = {"lexicon": lexicon} if lexicon else {}
+        samples = self.engine.synthesize(text, voice, speed, **extra)
         synthesized = time.perf_counter()
         encoded = audio.encode(samples, fmt, rate)
         done = time.perf_counter()
@@ -105,11 +130,25 @@ class SynthesisService:
         )
 
     async def synthesize(
-        self, text: str, voice: str, speed: float, fmt: str, rate: int
+        self,
+        text: str,
+        voice: str,
+        speed: float,
+        fmt: str,
+        rate: int,
+        lexicon: Lexicon | None = None,
     ) -> Synthesized:
         await self.wait_ready()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._run, text, voice, speed, fmt, rate)
+        return await loop.run_in_executor(
+            self._executor, self._run, text, voice, speed, fmt, rate, lexicon
+        )
+
+    async def phonemize(self, text: str, voice: str, lexicon: Lexicon | None) -> Phonemized:
+        """What the model would be given for text, computed off the event loop."""
+        engine = await self.wait_ready()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, engine.phonemize, text, voice, lexicon)
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

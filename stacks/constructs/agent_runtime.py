@@ -11,8 +11,11 @@ from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from constructs import Construct
 
-from stacks.constructs.bedrock_access import bedrock_model_arns
-from stacks.nag import acknowledge, iam5
+from stacks.constructs.bedrock_access import (
+    any_region_foundation_model_arn,
+    bedrock_invoke_statements,
+)
+from stacks.nag import FOUNDATION_MODEL_ANY_REGION_REASON, acknowledge, iam5, nag_rendering
 
 _LOGS = "arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:"
 # Wildcard resources of the execution-role baseline that AgentCore documents and that the
@@ -56,7 +59,7 @@ class AgentSettings:
     voice: str
     bedrock_model_id: str
     bedrock_foundation_model_id: str
-    bedrock_model_regions: tuple[str, ...]
+    bedrock_model_is_profile: bool
 
 
 class VoiceAgentRuntime(Construct):
@@ -95,18 +98,13 @@ class VoiceAgentRuntime(Construct):
                 resources=[settings.endpoint_arn],
             )
         )
-        self.role.add_to_policy(
-            iam.PolicyStatement(
-                sid="InvokeBedrockModel",
-                actions=["bedrock:InvokeModelWithResponseStream", "bedrock:InvokeModel"],
-                resources=bedrock_model_arns(
-                    self,
-                    settings.bedrock_model_id,
-                    settings.bedrock_foundation_model_id,
-                    settings.bedrock_model_regions,
-                ),
-            )
-        )
+        for statement in bedrock_invoke_statements(
+            self,
+            settings.bedrock_model_id,
+            settings.bedrock_foundation_model_id,
+            is_profile=settings.bedrock_model_is_profile,
+        ):
+            self.role.add_to_policy(statement)
         artifact = agentcore.AgentRuntimeArtifact.from_asset(
             str(settings.agent_dir), platform=ecr_assets.Platform.LINUX_ARM64
         )
@@ -118,7 +116,12 @@ class VoiceAgentRuntime(Construct):
             execution_role=self.role,
             authorizer_configuration=agentcore.RuntimeAuthorizerConfiguration.using_iam(),
             description="Voice agent: LLM text streamed sentence by sentence into Kokoro TTS",
+            # The region is passed explicitly: the agent refuses to start without one, and
+            # Strands would otherwise fall back to us-west-2. Both names, because boto3/botocore
+            # read AWS_DEFAULT_REGION and most other SDKs read AWS_REGION (see docs/deploy.md).
             environment_variables={
+                "AWS_REGION": stack.region,
+                "AWS_DEFAULT_REGION": stack.region,
                 "TTS_ENDPOINT_NAME": settings.endpoint_name,
                 "TTS_VOICE": settings.voice,
                 "BEDROCK_MODEL_ID": settings.bedrock_model_id,
@@ -126,3 +129,13 @@ class VoiceAgentRuntime(Construct):
         )
         for resource, why in _BASELINE_WILDCARDS:
             acknowledge(self.role, iam5(resource), why)
+        if settings.bedrock_model_is_profile:
+            acknowledge(
+                self.role,
+                iam5(
+                    nag_rendering(
+                        self, any_region_foundation_model_arn(settings.bedrock_foundation_model_id)
+                    )
+                ),
+                FOUNDATION_MODEL_ANY_REGION_REASON,
+            )

@@ -13,7 +13,7 @@ from aws_cdk import aws_sagemaker as sagemaker
 from constructs import Construct
 
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
-from stacks.nag import acknowledge, arn_of, iam5
+from stacks.nag import acknowledge, iam5, nag_rendering
 
 VARIANT_NAME = "AllTraffic"
 MODEL_DIR = "/opt/ml/model"
@@ -184,7 +184,7 @@ class TtsEndpoint(Construct):
         )
         acknowledge(
             role,
-            iam5(f"{arn_of(bucket)}/{weights_prefix}*"),
+            iam5(f"{nag_rendering(self, bucket.bucket_arn)}/{weights_prefix}*"),
             "Read access to the objects under this revision's weights prefix only.",
         )
         acknowledge(

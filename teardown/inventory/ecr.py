@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 
 from teardown import pricing
 from teardown.aws import error_code
+from teardown.config import QUALIFIER_CONTEXT_KEY
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import Finding, ServiceCheck
 from teardown.scope import Scope
@@ -72,36 +73,66 @@ def _shared_repo_findings(scope: Scope, ecr: Any, repository: str, ours: set[str
     return found
 
 
-def _tagged_repo_findings(scope: Scope, ecr: Any) -> list[Finding]:
-    found = []
+def _repositories(ecr: Any) -> list[dict]:
+    repositories: list[dict] = []
     for page in ecr.get_paginator("describe_repositories").paginate():
-        for repo in page.get("repositories", []):
-            name = repo["repositoryName"]
-            if is_shared_asset_repository(name):
-                continue
-            tags = ecr.list_tags_for_resource(resourceArn=repo["repositoryArn"]).get("tags")
-            if not is_app(tag_dict(tags), scope.app_name):
-                continue
-            images = _images(ecr, name)
-            size = sum(int(i.get("imageSizeInBytes", 0)) for i in images)
-            found.append(
-                Finding(
-                    service="ecr",
-                    kind="repository",
-                    name=name,
-                    status="exists",
-                    detail=f"{len(images)} image(s), {pricing.human_bytes(size)}",
-                    billing=size > 0,
-                    usd_per_month=pricing.storage_usd_per_month(size, pricing.ECR_USD_PER_GB_MONTH),
-                    ref={"repository": name, "images": len(images), "size_bytes": size},
-                )
+        repositories.extend(page.get("repositories", []))
+    return repositories
+
+
+def _tagged_repo_findings(scope: Scope, ecr: Any, repositories: list[dict]) -> list[Finding]:
+    found = []
+    for repo in repositories:
+        name = repo["repositoryName"]
+        if is_shared_asset_repository(name):
+            continue
+        tags = ecr.list_tags_for_resource(resourceArn=repo["repositoryArn"]).get("tags")
+        if not is_app(tag_dict(tags), scope.app_name):
+            continue
+        images = _images(ecr, name)
+        size = sum(int(i.get("imageSizeInBytes", 0)) for i in images)
+        found.append(
+            Finding(
+                service="ecr",
+                kind="repository",
+                name=name,
+                status="exists",
+                detail=f"{len(images)} image(s), {pricing.human_bytes(size)}",
+                billing=size > 0,
+                usd_per_month=pricing.storage_usd_per_month(size, pricing.ECR_USD_PER_GB_MONTH),
+                ref={"repository": name, "images": len(images), "size_bytes": size},
             )
+        )
     return found
+
+
+def _check_bootstrap_repository(scope: Scope, check: ServiceCheck, names: set[str]) -> None:
+    """Images looked up by tag in the bootstrap repository are only known to be absent if that
+    repository is the right one: with no tags known, or with the repository missing while one
+    of another qualifier exists, the ECR part is UNCHECKED, never clean."""
+    expected = scope.bootstrap_repo
+    if expected in names:
+        if not scope.image_refs:
+            check.unchecked(
+                f"shared repository {expected} exists but this app's image tags are unknown: "
+                "run `npx cdk synth` first (cdk.out/*.assets.json) or pass --image-tag"
+            )
+        return
+    suffix = f"-{scope.account}-{scope.region}"
+    others = sorted(n for n in names if is_shared_asset_repository(n) and n.endswith(suffix))
+    if others:
+        check.unchecked(
+            f"bootstrap repository {expected} does not exist, but {', '.join(others)} does: "
+            "the account was bootstrapped with another qualifier; set "
+            f"'{QUALIFIER_CONTEXT_KEY}' in cdk.json context to it, or run after "
+            "`npx cdk synth` (cdk.out names the repository)"
+        )
 
 
 def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
     ecr = scope.clients.get("ecr")
-    found = _tagged_repo_findings(scope, ecr)
+    repositories = _repositories(ecr)
+    found = _tagged_repo_findings(scope, ecr, repositories)
     whole = {f.name for f in found}
 
     by_repo: dict[str, set[str]] = defaultdict(set)
@@ -111,16 +142,7 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
         if repository not in whole:  # a tagged repository is reported (and deleted) whole
             found.extend(_shared_repo_findings(scope, ecr, repository, tags))
 
-    if not scope.image_refs:
-        try:
-            ecr.describe_repositories(repositoryNames=[scope.bootstrap_repo])
-        except ClientError as exc:
-            if error_code(exc) != "RepositoryNotFoundException":
-                raise
-        else:
-            check.unchecked(
-                f"shared repository {scope.bootstrap_repo} exists but this app's image tags "
-                "are unknown: run `npx cdk synth` first (cdk.out/*.assets.json) or pass "
-                "--image-tag"
-            )
+    if scope.bootstrap_repo is not None:
+        names = {r["repositoryName"] for r in repositories}
+        _check_bootstrap_repository(scope, check, names)
     return found

@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 
 from teardown import pricing
 from teardown.aws import error_code, is_access_denied
+from teardown.config import WEIGHTS_BUCKET_CONTEXT_KEY
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import Finding, ServiceCheck
 from teardown.scope import Scope
@@ -49,6 +50,19 @@ def bucket_stats(s3: Any, name: str) -> BucketStats:
                 stats.noncurrent_versions += 1
         stats.delete_markers += len(page.get("DeleteMarkers", []))
     return stats
+
+
+def reuse_args(bucket: str) -> str:
+    return f"-c {WEIGHTS_BUCKET_CONTEXT_KEY}={bucket}"
+
+
+def reuse_note(bucket: str, keep: bool) -> str:
+    """The app's one bucket is the weights bucket, retained on destroy so it can be reused."""
+    fate = "kept by --keep-weights-bucket" if keep else "--delete removes it for good"
+    return (
+        "retained weights bucket: a later deploy can reuse it instead of creating a new one "
+        f"and downloading the weights again: npx cdk deploy --all {reuse_args(bucket)} ({fate})"
+    )
 
 
 def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
@@ -91,7 +105,9 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
                     ),
                     billing=stats.size_bytes > 0,
                     usd_per_month=monthly,
-                    ref={"versioning": versioning, **asdict(stats)},
+                    deletable=not scope.keep_weights_bucket,
+                    note=reuse_note(name, scope.keep_weights_bucket),
+                    ref={"versioning": versioning, "reuse_with": reuse_args(name), **asdict(stats)},
                 )
             )
     return found

@@ -7,6 +7,7 @@ import asyncio
 import io
 import wave
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -101,3 +102,54 @@ def test_g711_answers_are_saved_as_wavs_that_two_readers_play(
         stream = container.streams.audio[0]
         assert (stream.codec_context.name, stream.codec_context.sample_rate) == (codec, 8000)
         assert sum(frame.samples for frame in container.decode(stream)) == len(data)
+
+
+RUNTIME_ARN = "arn:aws:bedrock-agentcore:eu-west-1:123456789012:runtime/voice_agent-abc123"
+
+
+@pytest.mark.parametrize(
+    ("env", "flag", "expected"),
+    [
+        ({"AWS_REGION": "eu-west-1"}, None, "eu-west-1"),  # botocore alone would not see it
+        ({"AWS_REGION": "eu-west-1", "AWS_DEFAULT_REGION": "us-east-1"}, None, "eu-west-1"),
+        ({"AWS_DEFAULT_REGION": "us-east-1"}, None, "us-east-1"),
+        ({"AWS_REGION": "eu-west-1"}, "ap-northeast-1", "ap-northeast-1"),  # --region wins
+    ],
+)
+def test_runtime_invocation_region_precedence(
+    env: dict[str, str],
+    flag: str | None,
+    expected: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The real boto3 client `invoke_runtime` builds, observed through botocore's before-send
+    hook (registered on boto3's default session, which the client inherits)."""
+    import os
+
+    import boto3
+    from botocore.exceptions import ClientError
+
+    from tests.agent.aws_doubles import BotocoreRecorder, sigv4_credential
+
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name, value in {
+        **env,
+        "AWS_ACCESS_KEY_ID": "AKIACLI",
+        "AWS_SECRET_ACCESS_KEY": "s",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    boto3.setup_default_session()
+    recorder = BotocoreRecorder()
+    boto3.DEFAULT_SESSION.events.register(
+        "before-send.bedrock-agentcore.InvokeAgentRuntime", recorder
+    )
+    with pytest.raises(ClientError, match="AccessDenied"):
+        client.invoke_runtime(RUNTIME_ARN, {"prompt": "hi", "mode": "stream"}, region=flag)
+    [sent] = recorder.sent
+    assert urlparse(sent.url).hostname == f"bedrock-agentcore.{expected}.amazonaws.com"
+    credential = sigv4_credential(sent.headers["authorization"])
+    assert (credential.region, credential.service) == (expected, "bedrock-agentcore")

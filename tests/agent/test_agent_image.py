@@ -19,6 +19,7 @@ DISTRIBUTIONS = {
     "aws_sdk_sagemaker_runtime_http2": "aws-sdk-sagemaker-runtime-http2",
     "smithy_http": "aws-sdk-sagemaker-runtime-http2",  # its dependency; imported for awscrt
     "smithy_core": "aws-sdk-sagemaker-runtime-http2",
+    "smithy_aws_core": "aws-sdk-sagemaker-runtime-http2",  # identity types for the resolver
     "boto3": "boto3",
     "botocore": "boto3",
     "websockets": "websockets",

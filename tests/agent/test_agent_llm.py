@@ -3,9 +3,11 @@ source driven through a real strands Agent with a scripted model (Bedrock is not
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 import pytest
 from strands.models.model import Model
@@ -116,15 +118,65 @@ def test_agent_settings_from_env() -> None:
     from voice_agent.tts.sagemaker import SageMakerBidiTts
     from voice_agent.tts.websocket import WebSocketTts
 
-    s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart"})
+    region = {"AWS_REGION": "eu-central-1"}
+    s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart", **region})
     assert s.default_voice == "af_heart"  # the variable the agent stack sets
     assert isinstance(s.tts_transport(), SageMakerBidiTts)
     url = "ws://127.0.0.1:1/invocations-bidirectional-stream"
-    s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro"})
+    local = {"AGENT_TEXT_SOURCE": "replay"}
+    s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro", **local})
     assert isinstance(s.tts_transport(), WebSocketTts)  # TTS_URL wins for local runs
     with pytest.raises(ValueError, match="set TTS_URL"):
-        AgentSettings.from_env({}).tts_transport()
+        AgentSettings.from_env(region).tts_transport()
     with pytest.raises(ValueError, match="ws:// or wss://"):
-        AgentSettings.from_env({"TTS_URL": "http://x"}).tts_transport()
+        AgentSettings.from_env({"TTS_URL": "http://x", **local}).tts_transport()
     with pytest.raises(ValueError, match="AGENT_SAMPLE_RATE"):
         AgentSettings.from_env({"AGENT_SAMPLE_RATE": "fast"})
+
+
+MODEL_ID = "eu.anthropic.claude-test-v1:0"
+
+
+async def test_bedrock_model_is_signed_for_the_agents_region(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """The real Strands BedrockModel the agent builds, observed through botocore's
+    before-send hook: AWS_REGION (the agent's documented first choice) decides, even where
+    AWS_DEFAULT_REGION names another region (boto3 alone would pick that one)."""
+    from tests.agent.aws_doubles import BotocoreRecorder, sigv4_credential
+    from voice_agent.app import create_app
+
+    for name in [n for n in os.environ if n.startswith("AWS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    env = {
+        "AWS_REGION": "eu-central-1",
+        "AWS_DEFAULT_REGION": "us-west-2",
+        "AWS_ACCESS_KEY_ID": "AKIABEDROCKTEST",
+        "AWS_SECRET_ACCESS_KEY": "bedrock-secret",
+        "AGENT_TEXT_SOURCE": "bedrock",
+        "BEDROCK_MODEL_ID": MODEL_ID,
+        "TTS_ENDPOINT_NAME": "kokoro",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    pipeline = create_app().state.pipeline
+    assert pipeline.tts.region == "eu-central-1"  # the SageMaker client gets the same region
+    recorder = BotocoreRecorder()
+    model = pipeline.text_source._model
+    model.client.meta.events.register("before-send.bedrock-runtime.ConverseStream", recorder)
+    with pytest.raises(Exception, match="AccessDenied"):
+        async for _ in pipeline.text_source.stream("Where is my order?"):
+            pass
+    [sent] = recorder.sent
+    url = urlparse(sent.url)
+    assert url.hostname == "bedrock-runtime.eu-central-1.amazonaws.com"
+    assert unquote(url.path) == f"/model/{MODEL_ID}/converse-stream"
+    credential = sigv4_credential(sent.headers["authorization"])
+    assert credential.access_key_id == "AKIABEDROCKTEST"
+    assert (credential.region, credential.service) == ("eu-central-1", "bedrock")
+
+
+def test_bedrock_source_refuses_to_guess_a_region() -> None:
+    with pytest.raises(ValueError, match="needs a region"):
+        text_source_from_env({"BEDROCK_MODEL_ID": MODEL_ID})

@@ -44,23 +44,40 @@ class Synthesized:
         return next(iter(found.values()))
 
 
-@pytest.fixture(scope="session")
-def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
-    """The default app, environment-agnostic (no account/region from the caller's env)."""
+# A second configuration, synthesized once: reuse a retained weights bucket and call a plain
+# (in-region) Bedrock model id instead of an inference profile.
+RETAINED_BUCKET = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
+PLAIN_MODEL_ID = "anthropic.claude-haiku-4-5-20251001-v1:0"
+VARIANT_CONTEXT = {"weights_bucket": RETAINED_BUCKET, "bedrock_model_id": PLAIN_MODEL_ID}
+
+
+def _synthesize(outdir: Path, context: dict[str, Any] | None = None) -> Iterator[Synthesized]:
+    """Environment-agnostic synth (no account/region from the caller's env)."""
     saved = {
         k: os.environ.pop(k)
         for k in ("CDK_DEFAULT_ACCOUNT", "CDK_DEFAULT_REGION")
         if k in os.environ
     }
-    outdir = tmp_path_factory.mktemp("cdk.out")
     try:
-        app = build_app(outdir=str(outdir))
+        app = build_app(context, outdir=str(outdir))
         assembly = app.synth()  # raises if cdk-nag reports an unacknowledged finding
         templates = {s.stack_name: s.template for s in assembly.stacks}
         assertions = {name: Template.from_stack(app.node.find_child(name)) for name in templates}
         yield Synthesized(app, outdir, templates, assertions)
     finally:
         os.environ.update(saved)
+
+
+@pytest.fixture(scope="session")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
+    """The default app."""
+    yield from _synthesize(tmp_path_factory.mktemp("cdk.out"))
+
+
+@pytest.fixture(scope="session")
+def variant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synthesized]:
+    """The app with VARIANT_CONTEXT."""
+    yield from _synthesize(tmp_path_factory.mktemp("cdk.out.variant"), VARIANT_CONTEXT)
 
 
 def load_json(path: Path) -> Any:

@@ -74,7 +74,8 @@ def test_config_defaults() -> None:
     assert cfg.endpoint_name == "kokoro-voice-tts"
     assert cfg.runtime_name == "kokoro_voice_agent"
     assert cfg.bedrock_foundation_model_id == "anthropic.claude-haiku-4-5-20251001-v1:0"
-    assert cfg.bedrock_model_regions == ("us-east-1", "us-east-2", "us-west-2")
+    assert cfg.bedrock_model_is_profile
+    assert cfg.weights_bucket is None  # the stack creates the bucket
 
 
 def test_cdk_json_context_matches_the_defaults() -> None:
@@ -99,9 +100,14 @@ def test_config_parses_command_line_strings() -> None:
         ({"min_instances": 3, "max_instances": 2}, "min_instances <= initial_instance_count"),
         ({"startup_health_check_timeout_s": 10}, "between 60 and 3600"),
         ({"voice": "Heart"}, "voice"),
-        ({"bedrock_model_id": "global.anthropic.claude-x-v1:0"}, "bedrock_model_regions"),
-        ({"bedrock_model_regions": ["moon-1"]}, "bad region"),
+        ({"bedrock_model_regions": ["us-east-1"]}, "no longer used.*bedrock:InferenceProfileArn"),
         ({"network_isolation": "maybe"}, "true or false"),
+        ({"weights_bucket": "My_Bucket"}, "weights_bucket.*S3 bucket name"),
+        ({"weights_bucket": "ab"}, "weights_bucket"),
+        ({"weights_bucket": "a..b-bucket"}, "weights_bucket"),
+        ({"weights_bucket": "192.168.10.20"}, "weights_bucket"),
+        ({"weights_bucket": "xn--weights"}, "weights_bucket"),
+        ({"weights_bucket": "weights-s3alias"}, "weights_bucket"),
     ],
 )
 def test_config_rejects_bad_values(context: dict[str, object], message: str) -> None:
@@ -109,10 +115,31 @@ def test_config_rejects_bad_values(context: dict[str, object], message: str) -> 
         _config(**context)
 
 
-def test_plain_model_id_uses_the_stack_region() -> None:
+def test_plain_model_id_is_not_a_profile() -> None:
     cfg = _config(bedrock_model_id="anthropic.claude-haiku-4-5-20251001-v1:0")
-    assert cfg.bedrock_model_regions == ()
     assert not cfg.bedrock_model_is_profile
+    assert cfg.bedrock_foundation_model_id == cfg.bedrock_model_id
+
+
+@pytest.mark.parametrize("prefix", ["us", "eu", "apac", "jp", "au", "us-gov", "global"])
+def test_every_geographic_profile_is_a_profile(prefix: str) -> None:
+    cfg = _config(bedrock_model_id=f"{prefix}.anthropic.claude-haiku-4-5-20251001-v1:0")
+    assert cfg.bedrock_model_is_profile
+    assert cfg.bedrock_foundation_model_id == "anthropic.claude-haiku-4-5-20251001-v1:0"
+
+
+def test_weights_bucket_name_is_taken_as_given() -> None:
+    name = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
+    assert _config(weights_bucket=f" {name} ").weights_bucket == name
+    assert _config(weights_bucket="").weights_bucket is None
+
+
+def test_cleanup_reuse_hint_names_the_key_the_app_reads() -> None:
+    # teardown prints `-c <key>=NAME` next to a retained bucket; the app must accept that key.
+    from teardown.config import WEIGHTS_BUCKET_CONTEXT_KEY
+
+    name = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
+    assert _config(**{WEIGHTS_BUCKET_CONTEXT_KEY: name}).weights_bucket == name
 
 
 def test_manifest_revision_is_fully_pinned() -> None:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .conftest import AGENT, TTS, Synthesized
+from .conftest import AGENT, PLAIN_MODEL_ID, TTS, Synthesized
 
 
 def _statements(template: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -106,27 +106,80 @@ def test_agent_invokes_only_the_one_endpoint(synthesized: Synthesized) -> None:
     assert json.dumps(resource).endswith(':endpoint/kokoro-voice-tts"]]}')
 
 
-def test_agent_bedrock_scoped_to_configured_profile(synthesized: Synthesized) -> None:
+PROFILE_ID = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+MODEL_ID = PLAIN_MODEL_ID  # the foundation model behind the default profile
+
+
+def _bedrock_statements(synthesized: Synthesized) -> list[dict[str, Any]]:
     statements = _policy_of(synthesized, AGENT, "ExecutionRoleDefaultPolicy")
-    bedrock = [s for s in statements if "bedrock:" in json.dumps(s["Action"])]
-    assert len(bedrock) == 1
-    assert sorted(_as_list(bedrock[0]["Action"])) == [
+    return [s for s in statements if "bedrock:" in json.dumps(s["Action"])]
+
+
+def test_agent_bedrock_profile_statement_names_the_one_profile(synthesized: Synthesized) -> None:
+    (profile,) = [s for s in _bedrock_statements(synthesized) if "Condition" not in s]
+    assert sorted(_as_list(profile["Action"])) == [
         "bedrock:InvokeModel",
         "bedrock:InvokeModelWithResponseStream",
     ]
-    resources = [json.dumps(r) for r in _as_list(bedrock[0]["Resource"])]
-    assert len(resources) == 4
-    profile = "inference-profile/us.anthropic.claude-haiku-4-5-20251001-v1:0"
-    assert sum(profile in r for r in resources) == 1
-    model = "::foundation-model/anthropic.claude-haiku-4-5-20251001-v1:0"
-    for region in ("us-east-1", "us-east-2", "us-west-2"):
-        assert sum(f":bedrock:{region}{model}" in r for r in resources) == 1
+    (resource,) = _as_list(profile["Resource"])
+    # In this stack's own account and region: that is where a system profile's ARN lives.
+    assert resource == {
+        "Fn::Join": [
+            "",
+            [
+                "arn:",
+                {"Ref": "AWS::Partition"},
+                ":bedrock:",
+                {"Ref": "AWS::Region"},
+                ":",
+                {"Ref": "AWS::AccountId"},
+                f":inference-profile/{PROFILE_ID}",
+            ],
+        ]
+    }
+
+
+def test_agent_foundation_model_any_region_only_through_the_profile(
+    synthesized: Synthesized,
+) -> None:
+    statements = _bedrock_statements(synthesized)
+    (profile,) = [s for s in statements if "Condition" not in s]
+    (model,) = [s for s in statements if "Condition" in s]
+    assert sorted(_as_list(model["Action"])) == sorted(_as_list(profile["Action"]))
+    # No destination region is typed into the policy: any region, this one model only ...
+    (resource,) = _as_list(model["Resource"])
+    assert resource == {
+        "Fn::Join": [
+            "",
+            ["arn:", {"Ref": "AWS::Partition"}, f":bedrock:*::foundation-model/{MODEL_ID}"],
+        ]
+    }
+    # ... and only when the call comes through the configured profile.
+    assert model["Condition"] == {
+        "StringEquals": {"bedrock:InferenceProfileArn": profile["Resource"]}
+    }
+
+
+def test_plain_model_id_gets_the_model_in_the_stack_region_only(variant: Synthesized) -> None:
+    statements = [
+        s
+        for logical_id, s in _statements(variant.templates[AGENT])
+        if "ExecutionRoleDefaultPolicy" in logical_id and "bedrock:" in json.dumps(s["Action"])
+    ]
+    (statement,) = statements
+    assert "Condition" not in statement
+    (resource,) = _as_list(statement["Resource"])
+    text = json.dumps(resource)
+    assert '{"Ref": "AWS::Region"}' in text and f"::foundation-model/{PLAIN_MODEL_ID}" in text
+    assert "inference-profile" not in text
 
 
 def test_agent_runtime(synthesized: Synthesized) -> None:
     runtime = synthesized.only(AGENT, "AWS::BedrockAgentCore::Runtime")["Properties"]
     assert runtime["AgentRuntimeName"] == "kokoro_voice_agent"
     assert runtime["EnvironmentVariables"] == {
+        "AWS_REGION": {"Ref": "AWS::Region"},
+        "AWS_DEFAULT_REGION": {"Ref": "AWS::Region"},
         "TTS_ENDPOINT_NAME": "kokoro-voice-tts",
         "TTS_VOICE": "af_heart",
         "BEDROCK_MODEL_ID": "us.anthropic.claude-haiku-4-5-20251001-v1:0",

@@ -11,7 +11,7 @@ from stacks.app_builder import build_app
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.weights_manifest import load_revision
 
-from .conftest import TTS, Synthesized, load_json
+from .conftest import RETAINED_BUCKET, TTS, Synthesized, load_json
 
 
 def test_endpoint_config_variant(synthesized: Synthesized) -> None:
@@ -24,7 +24,7 @@ def test_endpoint_config_variant(synthesized: Synthesized) -> None:
                         "VariantName": "AllTraffic",
                         "InstanceType": "ml.g5.xlarge",
                         "InitialInstanceCount": 1,
-                        "InferenceAmiVersion": "al2-ami-sagemaker-inference-gpu-3-1",
+                        "InferenceAmiVersion": "al2023-ami-sagemaker-inference-gpu-4-1",
                         "ContainerStartupHealthCheckTimeoutInSeconds": 600,
                         "ModelDataDownloadTimeoutInSeconds": 600,
                         "RoutingConfig": {"RoutingStrategy": "LEAST_OUTSTANDING_REQUESTS"},
@@ -194,3 +194,57 @@ def test_context_overrides_reach_the_template(tmp_path: Path) -> None:
             )
         },
     )
+
+
+def _imported_arn(suffix: str = "") -> dict:
+    return {
+        "Fn::Join": ["", ["arn:", {"Ref": "AWS::Partition"}, f":s3:::{RETAINED_BUCKET}{suffix}"]]
+    }
+
+
+def test_weights_bucket_context_imports_the_retained_bucket(variant: Synthesized) -> None:
+    # Imported, not created: no second bucket, and the weights step fills the named one.
+    assert variant.resources(TTS, "AWS::S3::Bucket") == {}
+    props = variant.only(TTS, "Custom::KokoroWeights")["Properties"]
+    assert props["BucketName"] == RETAINED_BUCKET
+    assert props["Prefix"] == "kokoro/kokoro-82m-v1.0-onnx-fp32/"
+    outputs = variant.templates[TTS]["Outputs"]
+    assert outputs["WeightsBucketName"]["Value"] == RETAINED_BUCKET
+
+
+def test_reused_bucket_gets_its_ssl_only_policy_back(variant: Synthesized) -> None:
+    # The bucket policy was a stack resource and went with the destroyed stack.
+    policy = variant.only(TTS, "AWS::S3::BucketPolicy")
+    assert "DeletionPolicy" not in policy  # deleted again on destroy, so a re-import can add it
+    props = policy["Properties"]
+    assert props["Bucket"] == RETAINED_BUCKET
+    (statement,) = props["PolicyDocument"]["Statement"]
+    assert statement["Effect"] == "Deny"
+    assert statement["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+    assert statement["Resource"] == [_imported_arn(), _imported_arn("/*")]
+
+
+def test_reused_bucket_iam_stays_scoped_to_its_prefixes(variant: Synthesized) -> None:
+    by_role: dict[str, list[dict]] = {"TtsExecutionRole": [], "WeightsHandlerRole": []}
+    for logical_id, res in variant.resources(TTS, "AWS::IAM::Policy").items():
+        for role in by_role:
+            if logical_id.startswith(role):
+                by_role[role] += res["Properties"]["PolicyDocument"]["Statement"]
+    s3 = {
+        role: {json.dumps(s["Action"]): s for s in stmts if "s3:" in json.dumps(s["Action"])}
+        for role, stmts in by_role.items()
+    }
+    model = s3["TtsExecutionRole"]
+    assert model['"s3:GetObject"']["Resource"] == _imported_arn(
+        "/kokoro/kokoro-82m-v1.0-onnx-fp32/*"
+    )
+    assert model['"s3:ListBucket"']["Resource"] == _imported_arn()
+    assert model['"s3:ListBucket"']["Condition"] == {
+        "StringLike": {
+            "s3:prefix": ["kokoro/kokoro-82m-v1.0-onnx-fp32/", "kokoro/kokoro-82m-v1.0-onnx-fp32/*"]
+        }
+    }
+    writer = s3["WeightsHandlerRole"]
+    put = writer['["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"]']
+    assert put["Resource"] == _imported_arn("/kokoro/*")
+    assert writer['"s3:ListBucket"']["Condition"] == {"StringLike": {"s3:prefix": ["kokoro/*"]}}

@@ -35,10 +35,17 @@ def test_base_image_is_pinned_and_has_cuda():
     assert re.match(r"nvidia/cuda:\d+\.\d+\.\d+-cudnn-runtime-", base)
 
 
-def test_weights_are_not_baked_in_and_user_is_not_root():
+def test_weights_are_not_baked_in():
     assert "/opt/ml/model" in TEXT
     assert not re.search(r"^(COPY|ADD)\s+.*\.(onnx|bin|npz)\b", TEXT, re.M)
-    assert re.search(r"^USER\s+\d+\s*$", TEXT, re.M)
+
+
+def test_image_runs_as_root_as_sagemaker_hosting_expects():
+    # SageMaker's BYOC hosting contract: containers run as root; other users can hit permission
+    # errors on the /opt/ml paths it mounts (sources in docs/container.md). The effective user
+    # is the last USER instruction, root when there is none.
+    users = re.findall(r"^USER\s+(\S+)", TEXT, re.M | re.I)
+    assert users[-1:] in ([], ["root"], ["0"], ["0:0"]), f"image switches to USER {users[-1]}"
 
 
 def test_image_requirements_are_pinned_and_use_the_gpu_runtime():

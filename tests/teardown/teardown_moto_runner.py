@@ -1,28 +1,22 @@
-"""Runs ``python -m teardown`` inside moto's in-memory AWS, in a fresh process.
+"""Produces the example output in docs/cleanup.md (labelled there as moto output).
 
-Usage: teardown_moto_runner.py APP_DIR [options] [--then options ...]
-Builds the leftover world of tests/teardown/teardown_world.py in APP_DIR's account state,
-then runs teardown's real entry point (teardown/__main__.py) once per options group, all in
-one moto session. Exits with the last run's exit code. Used by the subprocess test and to
-produce the example output in docs/cleanup.md (labelled there as moto output).
+Usage, from the repository root:
+    .venv/bin/python -m tests.teardown.teardown_moto_runner APP_DIR [options] [--then options ...]
+
+Starts a moto server on loopback, builds the leftover world of teardown_world.py in it (and
+APP_DIR's cdk.json and cdk.out), then runs `python -m teardown --app-dir APP_DIR [options]` once
+per options group, each as its own process configured like a user's shell: fake keys,
+AWS_ENDPOINT_URL, and only AWS_REGION. Exits with the last run's exit code.
 """
 
 from __future__ import annotations
 
 import os
-import runpy
 import sys
+import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parents[1])]  # the world builder, the teardown package
-# Credentials only moto accepts; never a real account.
-os.environ.update(
-    AWS_ACCESS_KEY_ID="testing",
-    AWS_SECRET_ACCESS_KEY="testing",
-    AWS_EC2_METADATA_DISABLED="true",
-)
-os.environ.pop("AWS_PROFILE", None)
+from tests.teardown.moto_server import FAKE_KEYS, cli_env, moto_server, run_cli
 
 
 def split_runs(args: list[str]) -> list[list[str]]:
@@ -35,27 +29,27 @@ def split_runs(args: list[str]) -> list[list[str]]:
     return runs
 
 
-def run() -> int:
-    import teardown_world  # on sys.path only after the insert above
-    from moto import mock_aws
+def main() -> int:
+    # The world builder reads aws-cdk-lib, whose runtime warns about this Node version.
+    os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+    from tests.teardown import teardown_world
 
     app_dir = Path(sys.argv[1])
-    runs = split_runs(sys.argv[2:])
     code = 0
-    with mock_aws():
+    with moto_server() as url, tempfile.TemporaryDirectory() as home:
+        os.environ.update(FAKE_KEYS, AWS_ENDPOINT_URL=url)  # this process builds the world
         teardown_world.build(app_dir)
-        for i, argv in enumerate(runs):
-            if len(runs) > 1:
-                print(f"$ python -m teardown {' '.join(argv)}".rstrip(), flush=True)
-            sys.argv = ["teardown", "--app-dir", str(app_dir), *argv]
-            try:
-                runpy.run_module("teardown", run_name="__main__", alter_sys=True)
-            except SystemExit as exc:
-                code = int(exc.code or 0)
-            if len(runs) > 1:
-                print(f"[exit code {code}]" + ("\n" if i < len(runs) - 1 else ""), flush=True)
+        env = cli_env(url, Path(home), AWS_REGION=teardown_world.REGION)
+        for argv in split_runs(sys.argv[2:]):
+            print(f"$ python -m teardown {' '.join(argv)}".rstrip())
+            proc = run_cli(["--app-dir", str(app_dir), *argv], env)
+            print(proc.stdout, end="")
+            if proc.stderr:
+                print(f"[stderr]\n{proc.stderr}", end="")
+            code = proc.returncode
+            print(f"[exit code {code}]\n", flush=True)
     return code
 
 
 if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(main())

@@ -10,11 +10,23 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+from aws_cdk import DefaultStackSynthesizer
 
 APP = "kokoro-voice"
 REGION = "us-east-1"
 ACCOUNT = "123456789012"  # moto's default account
-BOOTSTRAP_REPO = f"cdk-hnb659fde-container-assets-{ACCOUNT}-{REGION}"
+# The repository `cdk synth` names in the asset manifests (the default synthesizer and its
+# default qualifier), read from aws-cdk-lib rather than typed: cdk-hnb659fds-container-assets-...
+REPO_TEMPLATE = DefaultStackSynthesizer.DEFAULT_IMAGE_ASSETS_REPOSITORY_NAME.replace(
+    "${Qualifier}", DefaultStackSynthesizer.DEFAULT_QUALIFIER
+)
+
+
+def bootstrap_repo(region: str = REGION) -> str:
+    return REPO_TEMPLATE.replace("${AWS::AccountId}", ACCOUNT).replace("${AWS::Region}", region)
+
+
+BOOTSTRAP_REPO = bootstrap_repo()
 TTS_TAG = "a" * 64  # asset hashes, as in cdk.out
 AGENT_TAG = "b" * 64
 FOREIGN_TAG = "c" * 64
@@ -48,9 +60,9 @@ def write_app_dir(app_dir: Path) -> None:
     """cdk.json context and a synthesized asset manifest, as `cdk synth` leaves them."""
     app_dir.mkdir(parents=True, exist_ok=True)
     (app_dir / "cdk.json").write_text(
-        json.dumps({"app": "python3 app.py", "context": {"app_name": APP, "region": REGION}})
+        json.dumps({"app": "python3 app.py", "context": {"app_name": APP}})
     )
-    repo = "cdk-hnb659fde-container-assets-${AWS::AccountId}-${AWS::Region}"
+    repo = REPO_TEMPLATE
     manifest = {
         "version": "48.0.0",
         "files": {},
@@ -76,7 +88,7 @@ def write_app_dir(app_dir: Path) -> None:
                     },
                     # The same asset published to another region: not this scan's business.
                     f"{ACCOUNT}-eu-west-1": {
-                        "repositoryName": f"cdk-hnb659fde-container-assets-{ACCOUNT}-eu-west-1",
+                        "repositoryName": bootstrap_repo("eu-west-1"),
                         "imageTag": AGENT_TAG,
                         "region": "eu-west-1",
                     },

@@ -133,7 +133,7 @@ def test_missing_credentials_exit_2_as_subprocess(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "teardown", "--app-dir", str(tmp_path / "app")],
         cwd=REPO_ROOT,
-        env=_clean_env(tmp_path),
+        env={**_clean_env(tmp_path), "AWS_REGION": tw.REGION},
         capture_output=True,
         text=True,
         timeout=60,

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import boto3
 import teardown_world as tw
@@ -15,8 +12,6 @@ from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED, build_parse
 from teardown.delete import delete_findings
 from teardown.inventory import run_inventory
 
-HERE = Path(__file__).resolve().parent
-REPO_ROOT = HERE.parents[1]
 TEMPLATE = json.dumps({"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}})
 
 
@@ -55,7 +50,6 @@ def test_explicit_stack_option_checks_and_deletes_only_those(mocked, tmp_path, c
 
 
 def test_shared_repository_without_known_tags_is_unchecked(mocked, tmp_path, capsys):
-    (tmp_path / "cdk.json").write_text(json.dumps({"context": {"region": tw.REGION}}))
     ecr = boto3.client("ecr", region_name=tw.REGION)
     ecr.create_repository(repositoryName=tw.BOOTSTRAP_REPO)
     ecr.put_image(
@@ -73,6 +67,28 @@ def test_shared_repository_without_known_tags_is_unchecked(mocked, tmp_path, cap
     assert code == EXIT_LEFTOVERS
     [image] = report["findings"]
     assert image["ref"]["tags"] == [tw.TTS_TAG]
+
+
+def test_image_tags_with_the_bootstrap_repository_missing_are_unchecked(mocked, tmp_path, capsys):
+    """The account was bootstrapped with another qualifier that cdk.json does not name: the
+    repository the tags are looked up in does not exist, so nothing is known, not clean."""
+    other = tw.BOOTSTRAP_REPO.replace("-container-assets-", "x-container-assets-")
+    ecr = boto3.client("ecr", region_name=tw.REGION)
+    ecr.create_repository(repositoryName=other)
+    ecr.put_image(repositoryName=other, imageManifest=tw.image_manifest("x"), imageTag=tw.TTS_TAG)
+
+    code, report = run_json(capsys, ["--app-dir", str(tmp_path), "--image-tag", tw.TTS_TAG])
+
+    assert code == EXIT_UNCHECKED
+    [reason] = report["services"]["ecr"]["reasons"]
+    assert f"{tw.BOOTSTRAP_REPO} does not exist" in reason
+    assert other in reason and "@aws-cdk/core:bootstrapQualifier" in reason
+
+
+def test_no_bootstrap_repository_at_all_is_clean(mocked, tmp_path, capsys):
+    code, report = run_json(capsys, ["--app-dir", str(tmp_path), "--image-tag", tw.TTS_TAG])
+    assert code == EXIT_CLEAN
+    assert report["services"]["ecr"]["status"] == "CHECKED"
 
 
 def test_region_option_scans_that_region_only(world, capsys):
@@ -110,28 +126,3 @@ def test_delete_is_idempotent_when_things_vanish_midway(world):
     gone = [d for d in second.deleted if d.endswith("(already gone)")]
     assert len(gone) == len(findings)
     assert run_inventory(scope).clean
-
-
-def test_story_through_python_dash_m_in_a_subprocess(tmp_path):
-    """`python -m teardown` end to end in its own process (dry run, delete, re-check); moto
-    is started inside that process by a small runner, since moto's mock lives in memory."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(HERE / "teardown_moto_runner.py"),
-            str(tmp_path / "app"),
-            "--json",
-            "--then",
-            "--delete",
-            "--yes",
-            "--then",
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == EXIT_CLEAN, proc.stderr
-    assert "[exit code 1]" in proc.stdout  # the dry run found leftovers
-    assert "Result: nothing left, every service checked (exit 0)." in proc.stdout
-    assert "emptying s3://kokoro-voice-weights-1a2b3c" in proc.stderr

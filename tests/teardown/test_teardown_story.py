@@ -43,6 +43,32 @@ def test_bucket_report_counts_every_version_and_marker(world, capsys):
     assert "us-east-1" in report["pricing_note"] and "0.023" in report["pricing_note"]
 
 
+def test_bucket_report_says_how_a_later_deploy_reuses_it(world, capsys):
+    _, report = run_json(capsys, _args(world))
+    [bucket] = [f for f in report["findings"] if f["kind"] == "bucket"]
+
+    reuse = f"-c weights_bucket={world.weights_bucket}"
+    assert bucket["ref"]["reuse_with"] == reuse
+    assert f"npx cdk deploy --all {reuse}" in bucket["note"]
+    assert "--delete removes it for good" in bucket["note"]
+
+
+def test_keep_weights_bucket_deletes_everything_else(world, capsys):
+    argv = [*_args(world), "--delete", "--yes", "--keep-weights-bucket"]
+    code, report = run_json(capsys, argv)
+
+    assert report["deletion"]["errors"] == []
+    assert len(report["deletion"]["deleted"]) == len(world.expected) - 1
+    [bucket] = report["findings"]
+    assert (bucket["name"], bucket["deletable"]) == (world.weights_bucket, False)
+    assert "kept by --keep-weights-bucket" in bucket["note"]
+    assert code == EXIT_LEFTOVERS  # still there, still billing: not "clean"
+    versions = boto3.client("s3", region_name=tw.REGION).list_object_versions(
+        Bucket=world.weights_bucket
+    )
+    assert len(versions["Versions"]) + len(versions["DeleteMarkers"]) == 9
+
+
 def test_endpoint_is_flagged_as_billing_with_hourly_estimate(world, capsys, monkeypatch):
     # moto cannot hold ml.g5.xlarge; price the test instance type to check the arithmetic.
     monkeypatch.setitem(pricing.SAGEMAKER_HOSTING_USD_PER_HOUR, "ml.m5.large", 0.115)

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from teardown import pricing
-from teardown.config import ConfigError, cdk_defaults, name_matches_app
-from teardown.manifests import ImageRef, bootstrap_repository, image_refs_from_manifests
+from teardown.config import CdkDefaults, ConfigError, cdk_defaults, name_matches_app
+from teardown.manifests import ImageRef, image_refs_from_manifests
 from teardown.model import Finding, Inventory, ServiceCheck
 from teardown.report import cost_text, render_table, summary_line
 
@@ -67,27 +67,13 @@ def test_malformed_manifest_is_a_clear_error(tmp_path, content):
         image_refs_from_manifests(tmp_path, "1", "us-east-1")
 
 
-def test_bootstrap_repository_name():
-    assert (
-        bootstrap_repository("hnb659fde", "123456789012", "us-east-1")
-        == "cdk-hnb659fde-container-assets-123456789012-us-east-1"
-    )
-
-
 def test_cdk_defaults_read_context_with_fallbacks(tmp_path):
-    assert cdk_defaults(tmp_path).app_name == "kokoro-voice"
+    assert cdk_defaults(tmp_path) == CdkDefaults(app_name="kokoro-voice", qualifier=None)
     _write(
         tmp_path / "cdk.json",
-        {
-            "context": {
-                "app_name": "my-voice",
-                "region": "eu-west-1",
-                "@aws-cdk/core:bootstrapQualifier": "abc",
-            }
-        },
+        {"context": {"app_name": "my-voice", "@aws-cdk/core:bootstrapQualifier": "abc"}},
     )
-    d = cdk_defaults(tmp_path)
-    assert (d.app_name, d.region, d.qualifier) == ("my-voice", "eu-west-1", "abc")
+    assert cdk_defaults(tmp_path) == CdkDefaults(app_name="my-voice", qualifier="abc")
     _write(tmp_path / "cdk.json", {"context": ["not", "an", "object"]})
     with pytest.raises(ConfigError, match="'context' must be a JSON object"):
         cdk_defaults(tmp_path)

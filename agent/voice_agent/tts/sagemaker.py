@@ -1,9 +1,13 @@
 """TTS over SageMaker InvokeEndpointWithBidirectionalStream (HTTP/2, awscrt transport).
 
-One client is created lazily and reused for every session (connection pooling, credential
-caching). Request frames are UTF8 payload parts; response parts are told apart by DataType
-(UTF8 = control JSON, BINARY = audio) with the whole-payload-JSON rule as the fallback.
-Parts marked PARTIAL are joined until COMPLETE before a control message is decoded.
+One client, built by `sagemaker_client.build_sagemaker_client` (port 8443, botocore's
+credential chain, awscrt), is created lazily and reused for every session. Each stream is
+signed with one key, resolved before the request: a credential failure is reported at once,
+and a refresh never changes the key inside a stream's event signature chain.
+
+Request frames are UTF8 payload parts; response parts are told apart by DataType (UTF8 =
+control JSON, BINARY = audio) with the whole-payload-JSON rule as the fallback. Parts marked
+PARTIAL are joined until COMPLETE before a control message is decoded.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
@@ -24,11 +29,22 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEventPayloadPart,
     ServiceError,
 )
+from smithy_http.aio.interfaces import HTTPClient
 
+from ..aws_credentials import BotocoreCredentialsResolver, signing_as
+from ..settings import NO_REGION, region_from_env
 from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
 from .classify import BINARY, UTF8, ControlDecodeError, classify
+from .sagemaker_client import (
+    SdkCall,
+    SdkCallError,
+    build_sagemaker_client,
+    describe_error,
+    retrieve_exception,
+)
 
 PARTIAL = "PARTIAL"
+log = logging.getLogger(__name__)
 
 
 def request_event(message: dict[str, Any]) -> RequestStreamEventPayloadPart:
@@ -90,40 +106,89 @@ async def decode_response_stream(
         yield TtsFailure("tts_protocol", str(exc))
         return
     except ServiceError as exc:
-        yield TtsFailure(
-            "tts_service_error", f"SageMaker {type(exc).__name__}: {exc.message or exc}"
-        )
+        yield _service_failure(exc)
+        return
+    except Exception as exc:
+        log.error("SageMaker stream failed: %s", describe_error(exc), exc_info=exc)
+        yield TtsFailure("tts_disconnected", f"SageMaker stream failed: {describe_error(exc)}")
         return
     yield TtsFailure("tts_disconnected", "SageMaker stream ended before session_end")
 
 
+def _service_failure(exc: ServiceError) -> TtsFailure:
+    return TtsFailure("tts_service_error", f"SageMaker {type(exc).__name__}: {exc.message or exc}")
+
+
 class SageMakerTtsSession(ProtocolMessages):
-    def __init__(self, stream: Any) -> None:
-        # `stream` is the SDK's DuplexEventStream.
+    def __init__(self, stream: Any, identity: Any = None) -> None:
+        # `stream` is the SDK's DuplexEventStream; `identity` signs every event of it.
         self._stream = stream
+        self._identity = identity
         self._closed = False
+        # Started now, so the SDK's request failure is seen by `_send` and `events` alike;
+        # marked retrieved, so a session closed without reading it logs no asyncio error.
+        self._output = asyncio.ensure_future(stream.await_output())
+        self._output.add_done_callback(retrieve_exception)
+
+    def _request_error(self) -> BaseException | None:
+        """The SDK's error once its request failed (nothing sent after that is read)."""
+        if not self._output.done():
+            return None
+        if self._output.cancelled():
+            return asyncio.CancelledError("the SageMaker request was cancelled")
+        return self._output.exception()
 
     async def _send(self, message: dict[str, Any]) -> None:
-        await self._stream.input_stream.send(request_event(message))
+        if (error := self._request_error()) is not None:
+            # The request body is no longer read: fail now rather than block on a full buffer.
+            raise ConnectionError(f"SageMaker stream did not open: {describe_error(error)}")
+        with signing_as(self._identity):
+            await self._stream.input_stream.send(request_event(message))
 
     async def aclose(self) -> None:
         if self._closed:
             return
         self._closed = True
-        with contextlib.suppress(Exception):
-            await self._stream.input_stream.close()
+        # A graceful close flushes the request body, which waits forever once the request
+        # has failed and nobody reads it: stop waiting as soon as the request fails.
+        closing = asyncio.ensure_future(self._close_request_stream())
+        if not self._output.done():
+            await asyncio.wait({closing, self._output}, return_when=asyncio.FIRST_COMPLETED)
+        if self._request_error() is not None:
+            closing.cancel()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await closing
+        # The response is not cancelled: the SDK ends it once the request stream is closed.
         receiver = getattr(self._stream, "output_stream", None)
         if receiver is not None:
             with contextlib.suppress(Exception):
                 await receiver.close()
 
-    async def _receiver(self) -> AsyncIterator[ResponseStreamEvent]:
-        _, receiver = await self._stream.await_output()
-        async for event in receiver:
+    async def _close_request_stream(self) -> None:
+        with signing_as(self._identity):
+            await self._stream.input_stream.close()
+
+    async def events(self) -> AsyncIterator[TtsEvent]:
+        try:
+            _, receiver = await self._output
+        except ServiceError as exc:
+            yield _service_failure(exc)
+            return
+        except Exception as exc:
+            # The request itself failed (TLS, DNS, connection): the stream never opened.
+            log.error("SageMaker stream did not open: %s", describe_error(exc), exc_info=exc)
+            yield TtsFailure(
+                "tts_unavailable", f"SageMaker stream did not open: {describe_error(exc)}"
+            )
+            return
+        async for event in decode_response_stream(receiver):
             yield event
 
-    def events(self) -> AsyncIterator[TtsEvent]:
-        return decode_response_stream(self._receiver())
+
+def _profile_region() -> str | None:
+    from botocore.session import Session
+
+    return Session().get_config_variable("region") or None
 
 
 class SageMakerBidiTts:
@@ -131,40 +196,65 @@ class SageMakerBidiTts:
 
     name = "sagemaker"
 
-    def __init__(self, endpoint_name: str, region: str | None = None, client: Any = None):
+    def __init__(
+        self,
+        endpoint_name: str,
+        region: str | None = None,
+        client: Any = None,
+        *,
+        transport: HTTPClient | None = None,
+    ):
+        """`region` defaults to AWS_REGION, then AWS_DEFAULT_REGION, then the AWS profile's
+        (for tools; the agent always passes its own). Test seams: `client` replaces the SDK
+        client (for stream payloads), `transport` only its HTTP transport."""
         if not endpoint_name:
             raise ValueError("TTS_ENDPOINT_NAME is empty")
+        region = region or region_from_env() or _profile_region()
+        if client is None and not region:
+            raise ValueError(f"SageMaker endpoint {endpoint_name!r}: {NO_REGION}")
         self.endpoint_name = endpoint_name
         self.region = region
         self._client = client
+        self._transport = transport
+        # None with an injected client, which signs for itself.
+        self._credentials = BotocoreCredentialsResolver(region) if client is None else None
         self._client_lock = asyncio.Lock()  # concurrent first invocations share one client
 
     async def _get_client(self) -> Any:
         async with self._client_lock:
-            return await self._create_client_once()
+            if self._client is None:
+                assert self.region is not None
+                self._client = await build_sagemaker_client(
+                    self.region, credentials=self._credentials, transport=self._transport
+                )
+            return self._client
 
-    async def _create_client_once(self) -> Any:
-        if self._client is None:
-            # Imported here: the CRT transport is only needed when talking to AWS.
-            from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
-            from aws_sdk_sagemaker_runtime_http2.config import AsyncSageMakerRuntimeHTTP2Config
-            from smithy_http.aio.crt import AWSCRTHTTPClient
-
-            # aiohttp (the SDK default) cannot do duplex streams; awscrt can.
-            config = await AsyncSageMakerRuntimeHTTP2Config.resolve(
-                region=self.region, transport=AWSCRTHTTPClient()
-            )
-            self._client = AsyncSageMakerRuntimeHTTP2Client(config=config)
-        return self._client
+    async def _signing_identity(self) -> Any:
+        """The key this stream is signed with, resolved first so a credential failure is
+        reported here, with botocore's error as the cause."""
+        if self._credentials is None:
+            return None
+        try:
+            return await self._credentials.get_identity(properties={})
+        except Exception as exc:
+            log.error("AWS credentials for SageMaker: %s", describe_error(exc), exc_info=exc)
+            raise SdkCallError(describe_error(exc)) from exc
 
     async def open_session(
         self, voice: str | None, audio_format: str, sample_rate: int
     ) -> SageMakerTtsSession:
         client = await self._get_client()
-        stream = await client.invoke_endpoint_with_bidirectional_stream(
-            InvokeEndpointWithBidirectionalStreamInput(endpoint_name=self.endpoint_name)
-        )
-        session = SageMakerTtsSession(stream)
+        identity = await self._signing_identity()
+        request = InvokeEndpointWithBidirectionalStreamInput(endpoint_name=self.endpoint_name)
+        with signing_as(identity):
+            try:
+                stream = await SdkCall().start(
+                    lambda: client.invoke_endpoint_with_bidirectional_stream(request)
+                )
+            except SdkCallError as exc:
+                log.error("SageMaker request failed: %s", exc, exc_info=exc.__cause__)
+                raise
+        session = SageMakerTtsSession(stream, identity)
         try:
             await session.start(voice, audio_format, sample_rate)
         except BaseException:

@@ -1,0 +1,163 @@
+"""How the SageMaker HTTP/2 client is built and called (one builder, used by production).
+
+- Endpoint: the bidirectional API is served on port 8443. The SDK's generated config uses
+  `StandardRegionalEndpointsResolver`, which drops the port, while the service's own endpoint
+  rules (the `smithy.rules#endpointBdd` trait shipped in
+  `aws_sdk_sagemaker_runtime_http2/_private/schemas.py`) give
+  `https://runtime.sagemaker.{Region}.{PartitionResult#dnsSuffix}:8443`. The builder sets
+  that URI; tests/agent/test_agent_sagemaker_contract.py evaluates the shipped rules and
+  checks the two agree.
+- Credentials: botocore's chain (`voice_agent.aws_credentials`), not the SDK's default one.
+- Transport: awscrt (aiohttp, the SDK default, cannot do duplex streams).
+- Failures: the SDK runs each request in a background task; if it fails before the stream is
+  handed back (credentials, endpoint, signing), the SDK's caller waits forever and the error
+  is only logged at garbage collection. `SdkCall` reports it to the caller at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
+from aws_sdk_sagemaker_runtime_http2.config import AsyncSageMakerRuntimeHTTP2Config
+from botocore.loaders import create_loader
+from smithy_core.interceptors import Interceptor, OutputContext
+from smithy_http.aio.interfaces import HTTPClient
+
+from ..aws_credentials import BotocoreCredentialsResolver
+
+BIDI_PORT = 8443  # from the service's endpoint rules, see the module docstring
+
+
+def aws_partition(region: str) -> dict[str, Any]:
+    """The partition outputs for `region` (name, dnsSuffix, ...) as the endpoint rules'
+    `aws.partition` function finds them: listed regions first, then each partition's region
+    pattern, else the `aws` partition. Data: botocore's partitions.json."""
+    partitions = create_loader().load_data("partitions")["partitions"]
+    for partition in partitions:
+        if region in partition["regions"]:
+            return dict(partition["outputs"])
+    for partition in partitions:
+        if re.match(partition["regionRegex"], region):
+            return dict(partition["outputs"])
+    return dict(next(p for p in partitions if p["id"] == "aws")["outputs"])
+
+
+def bidi_endpoint_uri(region: str) -> str:
+    suffix = aws_partition(region)["dnsSuffix"]
+    return f"https://runtime.sagemaker.{region}.{suffix}:{BIDI_PORT}"
+
+
+def default_transport() -> HTTPClient:
+    from smithy_http.aio.crt import AWSCRTHTTPClient
+
+    return AWSCRTHTTPClient()
+
+
+async def build_sagemaker_client(
+    region: str,
+    *,
+    credentials: BotocoreCredentialsResolver | None = None,
+    transport: HTTPClient | None = None,
+) -> AsyncSageMakerRuntimeHTTP2Client:
+    """The production client: 8443 endpoint, botocore credentials, awscrt transport.
+
+    Tests may pass a recording `transport`; nothing else differs from production."""
+    if not region:
+        raise ValueError("the SageMaker client needs a region")
+    config = await AsyncSageMakerRuntimeHTTP2Config.resolve(
+        region=region,
+        endpoint_uri=bidi_endpoint_uri(region),
+        aws_credentials_identity_resolver=credentials or BotocoreCredentialsResolver(region),
+        transport=transport or default_transport(),
+        interceptors=[ReportFailures()],
+    )
+    return AsyncSageMakerRuntimeHTTP2Client(config=config)
+
+
+class SdkCallError(Exception):
+    """The SageMaker call could not start (its credentials, or the SDK failed in its own
+    background task); the message describes it and `__cause__` is the real exception."""
+
+
+def describe_error(exc: BaseException) -> str:
+    """`Type: message`, followed by each cause in the chain (the SDK wraps transport errors)."""
+    parts = [f"{type(exc).__name__}: {exc}"]
+    seen = {id(exc)}
+    cause = _cause(exc)
+    while cause is not None and id(cause) not in seen and len(parts) < 5:
+        parts.append(f"caused by {type(cause).__name__}: {cause}")
+        seen.add(id(cause))
+        cause = _cause(cause)
+    return "; ".join(parts)
+
+
+def _cause(exc: BaseException) -> BaseException | None:
+    # What a traceback would print as "the above exception was the direct cause / during ...".
+    if exc.__cause__ is not None or exc.__suppress_context__:
+        return exc.__cause__
+    return exc.__context__
+
+
+_CURRENT_CALL: contextvars.ContextVar[SdkCall | None] = contextvars.ContextVar(
+    "sagemaker_sdk_call", default=None
+)
+
+
+def retrieve_exception(task: asyncio.Future[Any]) -> None:
+    """Marks a finished task's exception as retrieved (it is reported another way), so
+    asyncio does not log "Task exception was never retrieved"."""
+    if not task.cancelled():
+        task.exception()
+
+
+class ReportFailures(Interceptor[Any, Any, Any, Any]):
+    """Runs in the SDK's request task; hands a failed execution to the SdkCall that started
+    it (found through the context the task inherited). Stateless, so config copies share it."""
+
+    def read_after_execution(self, context: OutputContext[Any, Any, Any, Any]) -> None:
+        if not isinstance(context.response, Exception):
+            return
+        call = _CURRENT_CALL.get()
+        if call is not None:
+            call.fail(context.response)
+            task = asyncio.current_task()
+            if task is not None:
+                task.add_done_callback(retrieve_exception)
+
+
+class SdkCall:
+    """Starts one SDK operation and returns its result, or raises SdkCallError the moment
+    the SDK's background task fails, whichever comes first."""
+
+    def __init__(self) -> None:
+        self._failure: asyncio.Future[Exception] = asyncio.get_running_loop().create_future()
+
+    def fail(self, exc: Exception) -> None:
+        if not self._failure.done():
+            self._failure.set_result(exc)
+
+    async def start[T](self, operation: Callable[[], Awaitable[T]]) -> T:
+        context = contextvars.copy_context()
+        context.run(_CURRENT_CALL.set, self)
+
+        async def run() -> T:
+            return await operation()
+
+        task = asyncio.create_task(run(), context=context)
+        try:
+            await asyncio.wait({task, self._failure}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self._failure.done() and not (task.done() and not task.cancelled()):
+            exc = self._failure.result()
+            raise SdkCallError(describe_error(exc)) from exc
+        return task.result()

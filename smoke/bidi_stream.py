@@ -1,0 +1,217 @@
+"""Check 2: one bidirectional session with two sentences and a cancel.
+
+Driven through the agent's own TTS transport API (`open_session`, protocol v1), so in AWS it
+exercises exactly what the agent uses: `SageMakerBidiTts`, the HTTP/2 SDK, port, credentials.
+The session: two sentences and `flush` (both must come back with audio, then `flushed`); a
+third sentence and `cancel` at once (`cancelled` must follow, and no audio of the dropped
+sentence after it); `close` (`session_end`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Awaitable
+from dataclasses import dataclass, field
+from typing import Any
+
+from smoke.background import BackgroundFailure, BackgroundTasks, watched
+from smoke.diagnosis import (
+    Call,
+    Diagnosis,
+    container_error,
+    from_event,
+    from_exception,
+    no_audio,
+    no_response,
+    protocol,
+    stream_not_opened,
+)
+from smoke.result import CheckResult, elapsed_ms, failed
+from voice_agent.tts.base import TtsAudio, TtsControl, TtsEvent, TtsFailure, TtsTransport
+
+NAME = "bidi-stream"
+SENTENCES = "This is the smoke check. A second sentence follows."
+# The third sentence is complete (text follows it), so it is queued when `cancel` arrives.
+CANCELLED_TEXT = "This third sentence is cancelled. So is the rest"
+SPOKEN_SENTENCES = 2
+AUDIO_FORMAT = "pcm"
+SAMPLE_RATE = 24000
+CLOSE_TIMEOUT_S = 2.0
+
+
+async def close_within(closing: Awaitable[None], timeout_s: float) -> None:
+    """Tear down without letting a stuck close hide the diagnosis: the SDK's input-stream
+    close waits forever on a connection that never completed (seen with a silent port)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(closing, timeout_s)
+
+
+def stream_call(endpoint: str) -> Call:
+    return Call(
+        "InvokeEndpointWithBidirectionalStream",
+        "sagemaker:InvokeEndpointWithBidirectionalStream",
+        f"endpoint {endpoint}",
+        stream=True,
+    )
+
+
+class StreamProblem(Exception):
+    """The check cannot pass; carries its diagnosis."""
+
+    def __init__(self, diagnosis: Diagnosis) -> None:
+        super().__init__(diagnosis.summary)
+        self.diagnosis = diagnosis
+
+
+@dataclass
+class SessionTally:
+    """What came back so far, with times from the start of the check."""
+
+    start: float
+    controls: list[str] = field(default_factory=list)
+    audio: dict[int, int] = field(default_factory=dict)  # bytes per sentence index
+    first_audio_ms: float | None = None
+    cancelled: dict[str, Any] | None = None
+    late_audio: int = 0  # audio bytes of a dropped sentence after `cancelled`
+    session_end: dict[str, Any] | None = None
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.controls or self.audio)
+
+    def seen(self) -> str:
+        return ", ".join(self.controls) or "nothing"
+
+    def add(self, event: TtsEvent, call: Call) -> str:
+        """Records one event; returns its type ('audio' for audio)."""
+        if isinstance(event, TtsFailure):
+            raise StreamProblem(from_event(event.code, event.message, call))
+        if isinstance(event, TtsAudio):
+            if self.first_audio_ms is None:
+                self.first_audio_ms = elapsed_ms(self.start)
+            self.audio[event.index] = self.audio.get(event.index, 0) + len(event.data)
+            if self.cancelled is not None and event.index >= SPOKEN_SENTENCES:
+                self.late_audio += len(event.data)
+            return "audio"
+        assert isinstance(event, TtsControl)
+        self.controls.append(event.type)
+        if event.type == "error":
+            code, text = str(event.message.get("code")), str(event.message.get("message"))
+            raise StreamProblem(container_error(call, code, text))
+        if event.type == "cancelled":
+            self.cancelled = event.message
+        elif event.type == "session_end":
+            self.session_end = event.message
+        return event.type
+
+
+class SessionReader:
+    """Reads events until a given control message, each wait bounded by `timeout_s`."""
+
+    def __init__(
+        self,
+        events: AsyncIterator[TtsEvent],
+        tally: SessionTally,
+        call: Call,
+        background: BackgroundTasks,
+        timeout_s: float,
+    ) -> None:
+        self._events = events
+        self.tally = tally
+        self._call = call
+        self._background = background
+        self._timeout_s = timeout_s
+
+    async def until(self, kind: str) -> None:
+        while True:
+            try:
+                event = await watched(anext(self._events), self._timeout_s, self._background)
+            except TimeoutError as exc:
+                raise StreamProblem(self._silence(kind)) from exc
+            except StopAsyncIteration as exc:
+                detail = f"the stream ended before `{kind}` (after: {self.tally.seen()})"
+                raise StreamProblem(protocol(self._call, detail)) from exc
+            if self.tally.add(event, self._call) == kind:
+                return
+
+    def _silence(self, kind: str) -> Diagnosis:
+        if not self.tally.anything:
+            return no_response(self._call, self._timeout_s)
+        if not self.tally.audio:
+            return no_audio(self._call, self.tally.seen(), self._timeout_s)
+        detail = f"no `{kind}` within {self._timeout_s:g} s (after: {self.tally.seen()})"
+        return protocol(self._call, detail)
+
+
+async def run_stream_check(
+    transport: TtsTransport, endpoint: str, voice: str | None, timeout_s: float
+) -> CheckResult:
+    """One session through `transport` (SageMakerBidiTts in AWS); always closes it."""
+    call = stream_call(endpoint)
+    tally = SessionTally(start=time.perf_counter())
+    with BackgroundTasks() as background:
+        try:
+            await _converse(transport, call, tally, background, voice, timeout_s)
+        except StreamProblem as exc:
+            return failed(NAME, exc.diagnosis)
+        except BackgroundFailure as exc:
+            return failed(NAME, from_exception(exc.error, call, timeout_s))
+        except Exception as exc:
+            return failed(NAME, from_exception(exc, call, timeout_s))
+        finally:
+            await close_within(transport.aclose(), CLOSE_TIMEOUT_S)
+    return _result(tally, call)
+
+
+async def _converse(
+    transport: TtsTransport,
+    call: Call,
+    tally: SessionTally,
+    background: BackgroundTasks,
+    voice: str | None,
+    timeout_s: float,
+) -> None:
+    try:
+        session = await watched(
+            transport.open_session(voice, AUDIO_FORMAT, SAMPLE_RATE), timeout_s, background
+        )
+    except TimeoutError as exc:
+        raise StreamProblem(stream_not_opened(call, timeout_s)) from exc
+    try:
+        reader = SessionReader(session.events(), tally, call, background, timeout_s)
+        await session.send_text(SENTENCES)
+        await session.flush()
+        await reader.until("flushed")
+        await session.send_text(CANCELLED_TEXT)
+        await session.cancel()
+        await reader.until("cancelled")
+        await session.close()
+        await reader.until("session_end")
+    finally:
+        await close_within(session.aclose(), CLOSE_TIMEOUT_S)
+
+
+def _result(tally: SessionTally, call: Call) -> CheckResult:
+    spoken = [i for i in range(SPOKEN_SENTENCES) if tally.audio.get(i)]
+    if not tally.audio:
+        return failed(NAME, no_audio(call, tally.seen()))
+    if len(spoken) < SPOKEN_SENTENCES:
+        detail = f"audio for sentences {sorted(tally.audio)}, expected 0 and 1"
+        return failed(NAME, protocol(call, detail))
+    if tally.late_audio:
+        detail = f"{tally.late_audio} audio bytes of a cancelled sentence after `cancelled`"
+        return failed(NAME, protocol(call, detail))
+    dropped = (tally.cancelled or {}).get("dropped")
+    audio_bytes = sum(tally.audio[i] for i in spoken)
+    seconds = audio_bytes / 2 / SAMPLE_RATE  # 16-bit mono PCM
+    return CheckResult(
+        NAME,
+        first_audio_ms=tally.first_audio_ms,
+        total_ms=elapsed_ms(tally.start),
+        detail=(
+            f"{SPOKEN_SENTENCES} sentences, {seconds:.2f} s of audio; cancel acknowledged "
+            f"(dropped {dropped}); session_end"
+        ),
+    )

@@ -1,0 +1,386 @@
+"""Plain-language diagnosis of a failed smoke check: what happened, and what to do.
+
+Pure mapping, no I/O: exceptions (botocore, the HTTP/2 SDK), AWS error codes and messages,
+TTS/agent error events and endpoint states all become one `Diagnosis`. Exceptions are matched
+by class name along their cause chain, so an error wrapped by the agent's transport is still
+recognised, and no SDK has to be imported here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Cause(StrEnum):
+    CONFIGURATION = "configuration"
+    NO_CREDENTIALS = "no credentials"
+    BAD_CREDENTIALS = "credentials rejected"
+    ACCESS_DENIED = "access denied"
+    NOT_FOUND = "not found"
+    NOT_IN_SERVICE = "endpoint not InService"
+    NO_RESPONSE = "no response"
+    NO_AUDIO = "no audio"
+    UNREACHABLE = "unreachable"
+    MODEL_ERROR = "model container error"
+    AGENT_ERROR = "agent error"
+    THROTTLED = "throttled"
+    STREAM_FAILED = "stream failed"
+    PROTOCOL = "protocol"
+    UNEXPECTED = "unexpected error"
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    cause: Cause
+    summary: str  # what happened, one line
+    advice: str  # what to check or do next
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a check attempted: the API operation, the IAM action it needs, on what."""
+
+    operation: str  # e.g. "InvokeEndpoint"
+    action: str  # e.g. "sagemaker:InvokeEndpoint"
+    resource: str  # e.g. "endpoint kokoro-voice-tts"
+    stream: bool = False  # the bidirectional stream (its silence has its own likely cause)
+
+
+# Error codes AWS services use when the caller lacks a permission.
+ACCESS_DENIED_CODES = frozenset(
+    {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "Forbidden"}
+)
+# Codes that mean the credentials themselves are bad, not a missing permission.
+BAD_CREDENTIAL_CODES = frozenset(
+    {
+        "InvalidClientTokenId",
+        "ExpiredToken",
+        "ExpiredTokenException",
+        "UnrecognizedClientException",
+        "SignatureDoesNotMatch",
+        "InvalidSignatureException",
+        "InvalidAccessKeyId",
+        "MissingAuthenticationTokenException",
+    }
+)
+THROTTLING_CODES = frozenset(
+    {
+        "ThrottlingException",
+        "Throttling",
+        "TooManyRequestsException",
+        "ServiceQuotaExceededException",
+    }
+)
+# SageMaker says "not found" through its validation errors (InputValidationError: HTTP/2 SDK).
+VALIDATION_CODES = frozenset({"ValidationError", "ValidationException", "InputValidationError"})
+# Exception class names (botocore, smithy) for "no credentials anywhere in the chain".
+NO_CREDENTIAL_TYPES = frozenset(
+    {"NoCredentialsError", "PartialCredentialsError", "IdentityChainError"}
+)
+# The same in an error's text ("Unable to locate credentials" is botocore's message).
+NO_CREDENTIAL_MARKERS = (*NO_CREDENTIAL_TYPES, "Unable to locate credentials")
+# Exception class names for "could not reach the service at all".
+UNREACHABLE_TYPES = frozenset(
+    {"EndpointConnectionError", "ConnectionRefusedError", "gaierror", "ConnectTimeoutError"}
+)
+# ... and for "connected, but the answer never came".
+NO_RESPONSE_TYPES = frozenset(
+    {"ReadTimeoutError", "TimeoutError", "ClientTimeoutError", "ConnectionClosedError"}
+)
+
+# awscrt (the HTTP/2 SDK's transport) names its failures in the message: AWS_IO_...
+_CRT_CODE = re.compile(r"\bAWS_(?:IO|ERROR)_[A-Z0-9_]+")
+CRT_NO_RESPONSE = frozenset({"AWS_IO_TLS_NEGOTIATION_TIMEOUT"})  # connected, never answered
+CRT_UNREACHABLE_PREFIXES = ("AWS_IO_SOCKET_", "AWS_IO_DNS_", "AWS_IO_TLS_ERROR_")
+
+# AWS's AccessDenied wording: "User: ARN is not authorized to perform: ACTION on resource:
+# RESOURCE because no identity-based policy allows ..." (or "with an explicit deny in ...").
+_DENIED = re.compile(
+    r"(?:User: (?P<principal>\S+) )?is not authorized to perform: (?P<action>[\w-]+:[\w*]+)"
+    r"(?: on resource: (?P<resource>\S+))?(?: (?P<reason>(?:because|with an explicit) .+))?",
+)
+_NOT_FOUND = re.compile(r"not found|could not find|does not exist|no such", re.IGNORECASE)
+_EMBEDDED_CODE = re.compile(r"\b([A-Z][A-Za-z]+(?:Exception|Error))\b")
+
+CREDENTIALS_ADVICE = (
+    "configure AWS credentials: `aws configure`, `aws sso login` with AWS_PROFILE or "
+    "--profile, or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY"
+)
+HTTP2_CHAIN_ADVICE = (
+    "the HTTP/2 SDK behind the bidirectional stream has its own credential chain (environment, "
+    "profile files, credential_process): SSO, container and instance-role credentials that "
+    "boto3 finds are not in it. Export them for this shell with "
+    "`eval $(aws configure export-credentials --format env)` and re-run"
+)
+BIDI_PORT_ADVICE = (
+    "SageMaker serves the bidirectional API on port 8443 "
+    "(https://runtime.sagemaker.<region>.amazonaws.com:8443); a client that connects to the "
+    "default port 443 gets exactly this: a stream that opens and never answers. Check the "
+    "transport's endpoint and port (and any AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2), then the "
+    "container's log group /aws/sagemaker/Endpoints/<endpoint>"
+)
+
+
+def exception_chain(exc: BaseException) -> list[BaseException]:
+    """exc, then its __cause__/__context__ chain (each once)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def _type_names(exc: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def describe_exception(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def from_exception(exc: BaseException, call: Call, timeout_s: float | None = None) -> Diagnosis:
+    """Any exception a check's call raised."""
+    for item in exception_chain(exc):
+        names = _type_names(item)
+        if names & NO_CREDENTIAL_TYPES:
+            return no_credentials(call, sdk_error=describe_exception(item))
+        response = getattr(item, "response", None)
+        if "ClientError" in names and isinstance(response, dict):
+            error = response.get("Error", {})
+            status = response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+            return from_aws_error(
+                str(error.get("Code", "")), str(error.get("Message", "")), call, status
+            )
+        if names & UNREACHABLE_TYPES:
+            return unreachable(call, describe_exception(item))
+        if names & NO_RESPONSE_TYPES:
+            return no_response(call, timeout_s, detail=describe_exception(item))
+        crt = _from_crt_text(describe_exception(item), call)
+        if crt is not None:
+            return crt
+        if {"CallError", "ServiceError"} & names and "ClientTimeoutError" not in names:
+            # A modeled error of the HTTP/2 SDK: its class name is the AWS error code.
+            return from_aws_error(type(item).__name__, str(getattr(item, "message", item)), call)
+    return unexpected(call, describe_exception(exc))
+
+
+def _from_crt_text(text: str, call: Call) -> Diagnosis | None:
+    code = _CRT_CODE.search(text)
+    if code and code[0] in CRT_NO_RESPONSE:
+        return no_response(call, None, detail=text)  # the SDK's own timer ran out
+    if code and code[0].startswith(CRT_UNREACHABLE_PREFIXES):
+        return unreachable(call, text)
+    return None
+
+
+def from_aws_error(code: str, message: str, call: Call, status: int | None = None) -> Diagnosis:
+    """An AWS error response: its code (e.g. AccessDeniedException) and message."""
+    denied = _DENIED.search(message)
+    if code in ACCESS_DENIED_CODES or denied:
+        return access_denied(call, message)
+    if code in BAD_CREDENTIAL_CODES:
+        return Diagnosis(
+            Cause.BAD_CREDENTIALS,
+            f"{call.operation}: AWS rejected the credentials ({code}: {message})",
+            "refresh or fix the credentials (expired session? `aws sso login`), then re-run",
+        )
+    if code == "ResourceNotFoundException" or (
+        code in VALIDATION_CODES and _NOT_FOUND.search(message)
+    ):
+        return not_found(call, f"{code}: {message}")
+    if code in THROTTLING_CODES:
+        return Diagnosis(
+            Cause.THROTTLED,
+            f"{call.operation} was throttled ({code}: {message})",
+            "wait and re-run; if it persists, check the service quotas of the account",
+        )
+    if code == "ModelNotReadyException":
+        return Diagnosis(
+            Cause.NOT_IN_SERVICE,
+            f"{call.operation}: the model is not ready ({message})",
+            "wait until the endpoint finished starting, then re-run",
+        )
+    if code == "ModelError":
+        return Diagnosis(
+            Cause.MODEL_ERROR,
+            f"{call.operation}: the Kokoro container answered with an error: {message}",
+            "the request reached the container; read its log group "
+            "/aws/sagemaker/Endpoints/<endpoint> for the cause",
+        )
+    if code == "RuntimeClientError":
+        return Diagnosis(
+            Cause.AGENT_ERROR,
+            f"{call.operation}: the agent container failed: {message}",
+            "read the runtime's log group /aws/bedrock-agentcore/runtimes/<runtime id>-DEFAULT",
+        )
+    shown = f"{code} (HTTP {status})" if status else code or "error"
+    return unexpected(call, f"{shown}: {message}")
+
+
+def from_event(code: str, message: str, call: Call) -> Diagnosis:
+    """An error reported inside a stream: a TTS transport failure or an agent `error` event.
+
+    Its message may carry the AWS error underneath (e.g. the agent's execution role denied
+    sagemaker:InvokeEndpointWithBidirectionalStream); that cause wins over the wrapper's code."""
+    if _DENIED.search(message) or any(c in message for c in ACCESS_DENIED_CODES):
+        return access_denied(call, message)
+    if any(marker in message for marker in NO_CREDENTIAL_MARKERS):
+        return no_credentials(call, sdk_error=message)
+    crt = _from_crt_text(message, call)
+    if crt is not None:
+        return crt
+    for embedded in _EMBEDDED_CODE.findall(message):
+        if embedded in BAD_CREDENTIAL_CODES | THROTTLING_CODES | {"ResourceNotFoundException"}:
+            return from_aws_error(embedded, message, call)
+        if embedded in VALIDATION_CODES and _NOT_FOUND.search(message):
+            return not_found(call, message)
+    if call.action.startswith("bedrock-agentcore:"):
+        return Diagnosis(
+            Cause.AGENT_ERROR,
+            f"the agent answered with error {code}: {message}",
+            "read the runtime's log group /aws/bedrock-agentcore/runtimes/<runtime id>-DEFAULT; "
+            "tts_* codes mean the agent could not use the TTS endpoint",
+        )
+    return Diagnosis(
+        Cause.STREAM_FAILED,
+        f"{call.operation}: the stream failed ({code}: {message})",
+        "read the endpoint's log group /aws/sagemaker/Endpoints/<endpoint>; a stream that "
+        "ends early usually means the container stopped or restarted",
+    )
+
+
+def container_error(call: Call, code: str, message: str) -> Diagnosis:
+    """An `error` message of the TTS session protocol: the container refused the request."""
+    return Diagnosis(
+        Cause.MODEL_ERROR,
+        f"{call.operation}: the Kokoro container answered error {code}: {message}",
+        "the stream works; the request was refused (a voice the deployed weights lack? "
+        "see docs/protocol.md for the error codes)",
+    )
+
+
+def access_denied(call: Call, message: str) -> Diagnosis:
+    """Names the missing action: from AWS's message when it says, else the call's action."""
+    found = _DENIED.search(message)
+    action = found["action"] if found else call.action
+    resource = (found["resource"] if found else None) or call.resource
+    principal = found["principal"] if found and found["principal"] else "the caller"
+    explicit = bool(found and found["reason"] and "explicit deny" in found["reason"])
+    fix = (
+        f"an explicit deny ({found['reason'].removeprefix('with an explicit deny ')}) "
+        "blocks it: a policy or SCP must change"
+        if explicit and found
+        else f"allow {action} on {resource} for {principal}"
+    )
+    return Diagnosis(
+        Cause.ACCESS_DENIED,
+        f"{call.operation}: access denied, missing permission {action} on {resource}",
+        f"{fix}. AWS said: {message}",
+    )
+
+
+def no_credentials(call: Call, sdk_error: str | None = None) -> Diagnosis:
+    http2 = sdk_error is not None and "IdentityChainError" in sdk_error
+    return Diagnosis(
+        Cause.NO_CREDENTIALS,
+        f"{call.operation}: no AWS credentials found" + (f" ({sdk_error})" if sdk_error else ""),
+        HTTP2_CHAIN_ADVICE if http2 else CREDENTIALS_ADVICE,
+    )
+
+
+def not_found(call: Call, detail: str) -> Diagnosis:
+    return Diagnosis(
+        Cause.NOT_FOUND,
+        f"{call.operation}: {call.resource} not found ({detail})",
+        "check the name/ARN and the region (--region, AWS_REGION); `npx cdk deploy --all` "
+        "creates them, and the stack outputs name them",
+    )
+
+
+def not_in_service(endpoint: str, status: str, failure_reason: str | None) -> Diagnosis:
+    """From describe_endpoint: the endpoint exists but cannot serve yet (or any more)."""
+    if status in {"Creating", "Updating", "SystemUpdating", "RollingBack", "UpdateRollbackFailed"}:
+        advice = (
+            f"wait until it is InService: `aws sagemaker wait endpoint-in-service "
+            f"--endpoint-name {endpoint}` (a first deploy takes 15-25 minutes), then re-run"
+        )
+    elif status == "Failed":
+        advice = (
+            f"it failed: {failure_reason or 'no reason given'}. Read the log group "
+            f"/aws/sagemaker/Endpoints/{endpoint}, fix, and deploy again"
+        )
+    else:
+        advice = f"an endpoint in state {status} serves no requests; deploy it again"
+    reason = f" ({failure_reason})" if failure_reason else ""
+    return Diagnosis(
+        Cause.NOT_IN_SERVICE,
+        f"endpoint {endpoint} is {status}, not InService{reason}",
+        advice,
+    )
+
+
+def no_response(call: Call, timeout_s: float | None, detail: str | None = None) -> Diagnosis:
+    within = f" within {timeout_s:g} s" if timeout_s else ""
+    extra = f" ({detail})" if detail else ""
+    if call.stream:
+        return Diagnosis(
+            Cause.NO_RESPONSE,
+            f"{call.operation}: the stream opened but nothing came back{within}: wrong port "
+            f"or no response{extra}",
+            BIDI_PORT_ADVICE,
+        )
+    return Diagnosis(
+        Cause.NO_RESPONSE,
+        f"{call.operation}: connected, but no response{within}{extra}",
+        "something accepted the connection and never answered: check endpoint overrides "
+        "(AWS_ENDPOINT_URL*), proxies and the port, then the service's logs",
+    )
+
+
+def stream_not_opened(call: Call, timeout_s: float) -> Diagnosis:
+    return Diagnosis(
+        Cause.NO_RESPONSE,
+        f"{call.operation}: the stream did not open within {timeout_s:g} s",
+        "the SDK neither connected nor failed: check network access to the endpoint's host "
+        f"and port 8443, and credentials ({HTTP2_CHAIN_ADVICE})",
+    )
+
+
+def no_audio(call: Call, seen: str, timeout_s: float | None = None) -> Diagnosis:
+    within = f" within {timeout_s:g} s" if timeout_s else ""
+    return Diagnosis(
+        Cause.NO_AUDIO,
+        f"{call.operation}: the stream answered ({seen}) but sent no audio{within}",
+        "the service is reachable and accepted the request; the synthesis side is silent. "
+        "Read the endpoint's log group /aws/sagemaker/Endpoints/<endpoint> (model loaded? "
+        "voice known?)",
+    )
+
+
+def unreachable(call: Call, detail: str) -> Diagnosis:
+    return Diagnosis(
+        Cause.UNREACHABLE,
+        f"{call.operation}: could not connect ({detail})",
+        "check the region, DNS and network path (VPN, proxy, firewall) to the AWS endpoint",
+    )
+
+
+def protocol(call: Call, detail: str) -> Diagnosis:
+    return Diagnosis(
+        Cause.PROTOCOL,
+        f"{call.operation}: {detail}",
+        "the service answered, but not as the session protocol says (docs/protocol.md): "
+        "check that the deployed image is this version of container/",
+    )
+
+
+def unexpected(call: Call, detail: str) -> Diagnosis:
+    return Diagnosis(
+        Cause.UNEXPECTED,
+        f"{call.operation} failed: {detail}",
+        "not a cause this check knows; the message above is AWS's or the SDK's own",
+    )

@@ -1,0 +1,130 @@
+"""Check 2 (one bidirectional session: two sentences, a cancel, close).
+
+The session payloads run against the real Kokoro server through the agent's WebSocket
+transport (the same `open_session` API). How the stream is *reached* runs through the real
+`SageMakerBidiTts` and its HTTP/2 SDK, routed to loopback listeners with the SDK's own
+AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2 variable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from smoke.bidi_stream import run_stream_check
+from smoke.cli import sagemaker_transport
+from smoke.diagnosis import Cause
+from tests.container.threaded_server import ThreadedServer
+from tests.smoke.conftest import ENDPOINT, REGION
+from tests.smoke.listeners import SilentListener, audioless_tts_server, mute_tts_server
+from voice_agent.tts.base import TtsFailure
+from voice_agent.tts.websocket import WebSocketTts
+
+
+@pytest.mark.model
+async def test_two_sentences_and_a_cancel_with_the_real_model(server: ThreadedServer) -> None:
+    result = await run_stream_check(WebSocketTts(server.ws), "local", None, 60)
+    assert result.ok, result.diagnosis
+    assert result.first_audio_ms is not None and result.total_ms is not None
+    assert 0 < result.first_audio_ms < result.total_ms
+    assert result.detail.startswith("2 sentences, ")
+    seconds = float(result.detail.split(", ")[1].split(" s of audio")[0])
+    assert 1.0 < seconds < 15.0  # two sentences of real speech
+    assert "cancel acknowledged (dropped 1)" in result.detail
+    assert result.detail.endswith("session_end")
+    assert server.active_sessions() == 0  # the check closed its session
+
+
+@pytest.mark.model
+async def test_an_unknown_voice_is_the_containers_error(server: ThreadedServer) -> None:
+    result = await run_stream_check(WebSocketTts(server.ws), "local", "xx_nobody", 60)
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.MODEL_ERROR
+    assert "unknown_voice" in result.diagnosis.summary
+
+
+async def test_a_stream_that_opens_and_stays_silent_is_no_response() -> None:
+    async with mute_tts_server() as url:
+        result = await run_stream_check(WebSocketTts(url), ENDPOINT, None, 1.0)
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.NO_RESPONSE
+    assert "the stream opened but nothing came back within 1 s" in result.diagnosis.summary
+    assert "port 8443" in result.diagnosis.advice
+
+
+async def test_a_stream_that_answers_without_audio_is_no_audio() -> None:
+    async with audioless_tts_server() as url:
+        result = await run_stream_check(WebSocketTts(url), ENDPOINT, None, 1.0)
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.NO_AUDIO
+    assert "(sentence_start)" in result.diagnosis.summary
+
+
+async def test_a_transport_failure_is_reported_with_its_cause() -> None:
+    class Refused:
+        """A transport whose stream fails at once the way the agent's transports report it."""
+
+        async def open_session(self, voice: Any, audio_format: str, sample_rate: int) -> Any:
+            return self
+
+        async def send_text(self, text: str) -> None: ...
+        async def flush(self) -> None: ...
+        async def cancel(self) -> None: ...
+        async def close(self) -> None: ...
+        async def aclose(self) -> None: ...
+
+        async def events(self) -> Any:
+            yield TtsFailure(
+                "tts_service_error",
+                "SageMaker AccessDeniedException: User: arn:aws:sts::123456789012:assumed-"
+                "role/Dev/alice is not authorized to perform: sagemaker:InvokeEndpointWith"
+                "BidirectionalStream on resource: arn:aws:sagemaker:us-east-1:123456789012:"
+                "endpoint/kokoro-voice-tts because no identity-based policy allows it",
+            )
+
+    result = await run_stream_check(Refused(), ENDPOINT, None, 5)  # type: ignore[arg-type]
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.ACCESS_DENIED
+    assert (
+        "missing permission sagemaker:InvokeEndpointWithBidirectionalStream"
+        in result.diagnosis.summary
+    )
+
+
+# --- the real SageMaker transport (HTTP/2 SDK), as the CLI builds it -------------------------
+
+
+async def test_the_real_transport_on_a_port_that_never_answers_is_no_response(
+    aws_env: pytest.MonkeyPatch,
+) -> None:
+    """Routed anywhere else (the real AWS host), the same request would fail differently:
+    unreachable without DNS here, or rejected credentials with it."""
+    with SilentListener() as silent:
+        aws_env.setenv(
+            "AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2", f"https://127.0.0.1:{silent.port}"
+        )
+        transport = sagemaker_transport(ENDPOINT, REGION)
+        result = await run_stream_check(transport, ENDPOINT, None, 5.0)
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.NO_RESPONSE
+    assert "nothing came back within 5 s: wrong port or no response" in result.diagnosis.summary
+    assert "8443" in result.diagnosis.advice
+
+
+async def test_the_real_transport_without_credentials_says_so(
+    aws_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No keys, an empty HOME, no config files: the HTTP/2 SDK's credential chain finds
+    nothing. The SDK fails in its own background task; the check must still name it."""
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        aws_env.delenv(name)
+    aws_env.setenv("HOME", str(tmp_path))
+    with SilentListener() as silent:
+        aws_env.setenv(
+            "AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2", f"https://127.0.0.1:{silent.port}"
+        )
+        result = await run_stream_check(sagemaker_transport(ENDPOINT, REGION), ENDPOINT, None, 20)
+    assert result.diagnosis is not None
+    assert result.diagnosis.cause is Cause.NO_CREDENTIALS, result.diagnosis
