@@ -73,9 +73,12 @@ def payload_tables(result: dict[str, Any]) -> list[Table]:
         "SSE event bytes",
         "SSE / WS",
         "bitrate kbps",
+        "WS bytes / audio s",
+        "SSE bytes / audio s",
     ]
     rows = []
     for f in result["formats"]:
+        audio_s = f["audio_s"]
         rows.append(
             [
                 f["format"],
@@ -86,6 +89,8 @@ def payload_tables(result: dict[str, Any]) -> list[Table]:
                 f"{f['sse_event_bytes']:,}",
                 f"{f['sse_event_bytes'] / f['ws_wire_bytes']:.3f}",
                 f"{f['bitrate_kbps']:.1f}",
+                f"{f['ws_wire_bytes'] / audio_s:,.0f}",
+                f"{f['sse_event_bytes'] / audio_s:,.0f}",
             ]
         )
     tables = [Table("Bytes for the same audio, per format and transport", headers, rows)]

@@ -1,4 +1,4 @@
-"""Caller CLI: invoke the voice agent, save the audio as WAV, print metrics.
+"""Caller CLI: invoke the voice agent, save the audio as a playable file, print metrics.
 
     python -m voice_agent.client --prompt "Where is my order?"               # local, SSE
     python -m voice_agent.client --ws --prompt "..."                          # local, /ws
@@ -17,6 +17,7 @@ import base64
 import io
 import json
 import statistics
+import struct
 import sys
 import time
 import uuid
@@ -89,10 +90,14 @@ class InvocationResult:
                 self.total_ms = self._ms()
 
     def write_wav(self, path: Path) -> None:
-        """One file for the whole answer: PCM and per-sentence WAVs are joined into one WAV;
-        MP3 sentences are concatenated (MP3 is frame-based, so that plays as one file)."""
-        if self.audio_format == "mp3":
+        """One file for the whole answer: PCM and per-sentence WAVs are joined into one WAV,
+        G.711 goes into a mu-law/A-law WAV; MP3 sentences are concatenated (MP3 is frame
+        based) and so are Ogg Opus sentences (one stream each: a chained Ogg file)."""
+        if self.audio_format in ("mp3", "opus"):
             path.write_bytes(self.pcm())
+            return
+        if self.audio_format in G711_WAVE_FORMATS:
+            path.write_bytes(g711_wav(self.pcm(), self.audio_format, self.sample_rate))
             return
         frames = self.pcm()
         if self.audio_format == "wav":
@@ -106,6 +111,26 @@ class InvocationResult:
             wav.setsampwidth(2)
             wav.setframerate(self.sample_rate)
             wav.writeframes(frames)
+
+
+G711_WAVE_FORMATS = {"ulaw": 7, "alaw": 6}  # WAVE_FORMAT_MULAW / WAVE_FORMAT_ALAW
+FILE_SUFFIXES = {"mp3": "mp3", "opus": "opus"}  # every other format is saved as WAV
+
+
+def g711_wav(data: bytes, fmt: str, sample_rate: int) -> bytes:
+    """A WAV file around 8-bit G.711 (Python's wave module writes PCM only)."""
+    fmt_chunk = struct.pack(
+        "<HHIIHHH", G711_WAVE_FORMATS[fmt], 1, sample_rate, sample_rate, 1, 8, 0
+    )
+    fact = struct.pack("<I", len(data))  # non-PCM WAVs carry their sample count
+    pad = b"\0" * (len(data) % 2)
+    chunks = [
+        b"fmt " + struct.pack("<I", len(fmt_chunk)) + fmt_chunk,
+        b"fact" + struct.pack("<I", len(fact)) + fact,
+        b"data" + struct.pack("<I", len(data)) + data + pad,
+    ]
+    body = b"WAVE" + b"".join(chunks)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
 def _terminal(event: dict[str, Any]) -> bool:
@@ -272,9 +297,10 @@ async def amain(args: argparse.Namespace) -> int:
         return 1 if failed else 0
     result = await run_one(args, args.mode)
     print_result(result)
-    if args.out and result.audio:
-        result.write_wav(Path(args.out))
-        print(f"  audio saved to {args.out}")
+    out = args.out or f"agent_answer.{FILE_SUFFIXES.get(args.format, 'wav')}"
+    if result.audio:
+        result.write_wav(Path(out))
+        print(f"  audio saved to {out}")
     return 0 if result.ok else 1
 
 
@@ -289,8 +315,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--prompt", default="Where is my order?")
     p.add_argument("--mode", choices=["stream", "batch"], default="stream")
     p.add_argument("--voice")
-    p.add_argument("--format", choices=["pcm", "wav", "mp3"], default="pcm")
-    p.add_argument("--out", default="agent_answer.wav", help="WAV file for the audio")
+    p.add_argument("--format", choices=["pcm", "wav", "mp3", "ulaw", "alaw", "opus"], default="pcm")
+    p.add_argument(
+        "--out", help="audio file (default agent_answer.wav, .mp3 for mp3, .opus for opus)"
+    )
     p.add_argument("--compare", action="store_true", help="stream vs batch side by side")
     p.add_argument("--runs", type=int, default=3, help="runs per mode with --compare")
     args = p.parse_args(argv)

@@ -19,7 +19,7 @@ from typing import Any
 
 from .events import AgentEvent, AudioEvent, done_event, error_event, sentence_event, text_event
 from .llm import TextSource
-from .payload import Invocation
+from .payload import Invocation, tts_sample_rate
 from .speakable import SpeakableFilter
 from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport
 
@@ -89,16 +89,17 @@ class VoicePipeline:
         self.connect_timeout_s = connect_timeout_s
 
     async def run(self, inv: Invocation) -> AsyncIterator[AgentEvent]:
+        rate = tts_sample_rate(inv.format, self.sample_rate)
         metrics = Metrics(
             mode=inv.mode,
             text_source=self.text_source.describe(),
             tts_transport=self.tts.name,
-            sample_rate=self.sample_rate,
+            sample_rate=rate,
             format=inv.format,
         )
         try:
             session = await asyncio.wait_for(
-                self.tts.open_session(inv.voice, inv.format, self.sample_rate),
+                self.tts.open_session(inv.voice, inv.format, rate),
                 self.connect_timeout_s,
             )
         except Exception as exc:
@@ -207,7 +208,7 @@ class VoicePipeline:
                     if metrics.first_audio is None:
                         metrics.first_audio = time.perf_counter()
                     metrics.audio_bytes += len(event.data)
-                    fmt, rate = formats.get(event.index, (inv.format, self.sample_rate))
+                    fmt, rate = formats.get(event.index, (inv.format, metrics.sample_rate))
                     queue.put_nowait(AudioEvent(event.index, fmt, rate, event.data))
                 elif isinstance(event, TtsFailure):
                     queue.put_nowait(_Fatal(event.code, event.message))
@@ -247,7 +248,7 @@ class VoicePipeline:
             index = int(msg["index"])
             formats[index] = (
                 str(msg.get("format", inv.format)),
-                int(msg.get("sample_rate", self.sample_rate)),
+                int(msg.get("sample_rate", metrics.sample_rate)),
             )
             metrics.sentences += 1
             queue.put_nowait(sentence_event(index, str(msg.get("text", ""))))

@@ -9,7 +9,9 @@ Handlers only translate between HTTP/WebSocket and the session/synthesis objects
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -22,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import audio, protocol
 from .config import Settings
-from .engine import SAMPLE_RATE, UnknownVoiceError
+from .engine import UnknownVoiceError
 from .logs import fields
 from .pronunciation import Lexicon, PronunciationError
 from .protocol import ProtocolError
@@ -109,6 +111,10 @@ def create_app(
             wants_phonemes = obj.get("format") == "phonemes"
             fields_ = {k: v for k, v in obj.items() if not (wants_phonemes and k == "format")}
             start = protocol.parse_message({**fields_, "type": "start"}, settings.max_text_chars)
+            if start.options.frame_ms is not None:
+                raise ProtocolError("bad_parameter", "frame_ms applies to the stream route only")
+            fmt = start.options.format or "wav"
+            protocol.check_combination(dataclasses.replace(start.options, format=fmt))
         except ProtocolError as exc:
             return _error_response(400, exc.code, exc.message)
         if not service.ready:
@@ -128,24 +134,21 @@ def create_app(
         pieces = segmenter.feed(text) + segmenter.flush()
         if wants_phonemes:
             return await _phonemes_response(pieces, voice, lexicon)
-        fmt = start.options.format or "wav"
-        rate = start.options.sample_rate or SAMPLE_RATE
+        rate = start.options.sample_rate or audio.DEFAULT_RATES[fmt]
         speed = start.options.speed or 1.0
+        # PCM per sentence, encoded once: one WAV header, one MP3 or Ogg Opus stream.
+        pcm_rate = audio.pcm_rate(fmt, rate)
         try:
             pcm_parts = [
-                await service.synthesize(p, voice, speed, "pcm", rate, lexicon) for p in pieces
+                await service.synthesize(p, voice, speed, "pcm", pcm_rate, lexicon) for p in pieces
             ]
+            pcm = b"".join(part.data for part in pcm_parts)
+            data = (await asyncio.to_thread(audio.encode_pcm, pcm, fmt, rate)).data
         except PronunciationError as exc:
             return _error_response(400, "bad_parameter", str(exc))
         except Exception as exc:
             log.exception("one-shot synthesis failed")
             return _error_response(500, "internal", f"synthesis failed: {type(exc).__name__}")
-        pcm = b"".join(part.data for part in pcm_parts)
-        data = (
-            pcm
-            if fmt == "pcm"
-            else (audio.wav_bytes if fmt == "wav" else audio.mp3_bytes)(pcm, rate)
-        )
         headers = {
             "X-Sample-Rate": str(rate),
             "X-Audio-Duration-S": f"{sum(p.duration_s for p in pcm_parts):.3f}",

@@ -32,11 +32,12 @@ WARM_UP_TEXT = "Hello, this is a warm-up sentence."
 
 @dataclass(frozen=True)
 class Synthesized:
-    data: bytes  # encoded audio (pcm, wav or mp3)
+    data: bytes  # encoded audio in the asked format
     duration_s: float
     synth_ms: float  # model time
     encode_ms: float
     started_at: float  # perf_counter when a worker thread picked it up
+    frame_sizes: tuple[int, ...] = ()  # units a binary frame must not split (Ogg pages)
     words: tuple[WordTiming, ...] | None = None  # None: the model gives no durations
 
 
@@ -120,10 +121,11 @@ class SynthesisService:
         speech = self.engine.synthesize_timed(text, voice, speed, **extra)
         samples = speech.audio
         synthesized = time.perf_counter()
-        data = audio.encode(samples, fmt, rate)
+        encoded = audio.encode(samples, fmt, rate)
         done = time.perf_counter()
         return Synthesized(
-            data=data,
+            data=encoded.data,
+            frame_sizes=encoded.frame_sizes,
             duration_s=audio.duration_s(samples),
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),

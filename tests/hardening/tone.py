@@ -65,7 +65,7 @@ def tone(text: str, voice: str, speed: float = 1.0) -> np.ndarray:
 
 def tone_bytes(text: str, voice: str = TONE_VOICES[0], speed: float = 1.0) -> bytes:
     """The exact PCM payload the server must send for one sentence (24 kHz pcm)."""
-    return audio.encode(tone(text, voice, speed), "pcm", SAMPLE_RATE)
+    return audio.encode(tone(text, voice, speed), "pcm", SAMPLE_RATE).data
 
 
 class ToneSynthesisService(SynthesisService):
