@@ -295,5 +295,7 @@ class TurnRouter:
                 out.append(protocol.control_message("flush"))
                 turn.flush_sent = True
         # A turn that was flushed with no text at all has nothing to wait for.
-        self._turns = deque(t for t in self._turns if t.flush_sent or not t.flush_requested)
+        self._turns = deque(
+            t for t in self._turns if not (t.flush_requested and not t.sent_text and not t.unsent)
+        )
         return out
