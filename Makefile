@@ -10,7 +10,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
+REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt \
+          integrations/pipecat/pyproject.toml
 
 .PHONY: setup demo demo-agent test lint format synth cleanup clean lock soak bench bench-quick
 
@@ -19,6 +20,7 @@ $(STAMP): $(REQS)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	$(VENV)/bin/pip install --quiet -e integrations/pipecat
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
