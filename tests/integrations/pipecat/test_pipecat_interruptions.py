@@ -148,3 +148,14 @@ async def test_two_bots_at_once_on_one_server(server) -> None:
         assert spoken_text(tts_frames(frames)).split() == answers[voice].split()
         assert audio_bytes(frames) > 0
         assert sum(isinstance(f, TTSStoppedFrame) for f in frames) == 1
+
+
+async def test_no_server_is_reported_once_per_turn_and_the_turn_ends_at_once() -> None:
+    tts = KokoroTTSService(connector=WebSocketConnector(ws_url(free_port())), reconnect_attempts=0)
+    async with BotPipeline(tts) as bot:
+        mark = await bot.reply("Nobody is listening on this port today.")
+        await bot.turn_done(mark, timeout=10)  # not the 20 s safety timeout
+        errors = [f.error for f in bot.up.frames if isinstance(f, ErrorFrame)]
+    cannot_open = [e for e in errors if "cannot open a Kokoro session" in e]
+    assert len(cannot_open) == 2  # at start, and once for the turn: not once per token
+    assert "Connect call failed" in cannot_open[0] or "refused" in cannot_open[0].lower()

@@ -144,6 +144,7 @@ class KokoroTTSService(TTSService):
         self._connect_lock = asyncio.Lock()
         self._send_lock = asyncio.Lock()
         self._disconnecting = False
+        self._failed_turn: str | None = None  # the turn whose connect attempt failed
 
     # ---- Pipecat hooks ------------------------------------------------------------------
 
@@ -179,7 +180,7 @@ class KokoroTTSService(TTSService):
         await self._disconnect()
 
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
-        if self._connection is None and not await self._connect(report=True):
+        if self._connection is None and not await self._connect_for_turn(context_id):
             logger.warning(f"{self}: not connected, not speaking [{text}]")
             yield None
             return
@@ -188,7 +189,7 @@ class KokoroTTSService(TTSService):
 
     async def flush_audio(self, context_id: str | None = None) -> None:
         if context_id is not None:
-            await self._send(self._router.flush(context_id))
+            await self._flush_turn(context_id)
 
     async def on_turn_context_completed(self) -> None:
         # Pipecat flushes only while the turn's audio context is open; the server needs the
@@ -196,7 +197,14 @@ class KokoroTTSService(TTSService):
         context_id = self._turn_context_id
         await super().on_turn_context_completed()
         if context_id is not None:
-            await self._send(self._router.flush(context_id))
+            await self._flush_turn(context_id)
+
+    async def _flush_turn(self, context_id: str) -> None:
+        if self._connection is None:
+            # Nothing was sent (no session): end the turn now rather than at the timeout.
+            await self._end_turn(context_id)
+            return
+        await self._send(self._router.flush(context_id))
 
     async def _handle_interruption(
         self, frame: InterruptionFrame, direction: FrameDirection
@@ -211,6 +219,15 @@ class KokoroTTSService(TTSService):
         voice = self._settings.voice if isinstance(self._settings.voice, str) else None
         speed = self._settings.speed
         return voice, float(speed) if isinstance(speed, int | float) else None
+
+    async def _connect_for_turn(self, context_id: str) -> bool:
+        """At most one attempt per turn (not one per token), reported once."""
+        if self._failed_turn == context_id:
+            return False
+        if await self._connect(report=True):
+            return True
+        self._failed_turn = context_id
+        return False
 
     async def _connect(self, *, report: bool) -> bool:
         async with self._connect_lock:
