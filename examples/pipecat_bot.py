@@ -90,12 +90,14 @@ class WavRecorder(FrameProcessor):
         self.pcm = bytearray()
         self.sample_rate = SAMPLE_RATE
         self.first_audio_at: float | None = None
+        self.last_audio_at: float | None = None
         self.done = asyncio.Event()
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, TTSAudioRawFrame):
-            self.first_audio_at = self.first_audio_at or time.perf_counter()
+            self.last_audio_at = time.perf_counter()
+            self.first_audio_at = self.first_audio_at or self.last_audio_at
             self.sample_rate = frame.sample_rate
             self.pcm.extend(frame.audio)
         elif isinstance(frame, TTSStoppedFrame):
@@ -114,6 +116,7 @@ class WavRecorder(FrameProcessor):
 @dataclass(frozen=True)
 class BotResult:
     ttfa_s: float  # from the LLM's first moment to the first audio at the pipeline's end
+    last_audio_s: float  # ... to the last audio
     audio_s: float
     wav: Path | None
 
@@ -148,12 +151,13 @@ async def run_bot(
     runner = WorkerRunner(handle_sigint=False)
     await runner.add_workers(worker)
     await runner.run()
-    if recorder.first_audio_at is None or llm.started_at is None:
+    if recorder.first_audio_at is None or recorder.last_audio_at is None or not llm.started_at:
         raise RuntimeError("the bot produced no audio (see the errors logged above)")
     if out is not None:
         recorder.write(out)
     return BotResult(
         ttfa_s=recorder.first_audio_at - llm.started_at,
+        last_audio_s=recorder.last_audio_at - llm.started_at,
         audio_s=len(recorder.pcm) / (2 * recorder.sample_rate),
         wav=out,
     )

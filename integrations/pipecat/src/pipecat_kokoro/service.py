@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,7 +167,7 @@ class KokoroTTSService(TTSService):
 
     async def stop(self, frame: EndFrame) -> None:
         # Text still open is spoken before the pipeline ends (Pipecat plays it out).
-        await self._send(self._router.flush_all())
+        await self._send(self._router.flush_all)
         await super().stop(frame)
         await self._disconnect()
 
@@ -181,10 +181,11 @@ class KokoroTTSService(TTSService):
 
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
         if self._connection is None and not await self._connect_for_turn(context_id):
-            logger.warning(f"{self}: not connected, not speaking [{text}]")
+            logger.debug(f"{self}: not connected, not speaking [{text}]")
             yield None
             return
-        await self._send(self._router.text(context_id, text, self._voice_options()))
+        options = self._voice_options()
+        await self._send(lambda: self._router.text(context_id, text, options))
         yield None  # audio arrives on the receive task
 
     async def flush_audio(self, context_id: str | None = None) -> None:
@@ -204,14 +205,14 @@ class KokoroTTSService(TTSService):
             # Nothing was sent (no session): end the turn now rather than at the timeout.
             await self._end_turn(context_id)
             return
-        await self._send(self._router.flush(context_id))
+        await self._send(lambda: self._router.flush(context_id))
 
     async def _handle_interruption(
         self, frame: InterruptionFrame, direction: FrameDirection
     ) -> None:
         await super()._handle_interruption(frame, direction)
         keep = {cid for cid, ctx in self._tts_contexts.items() if not ctx.interruptible}
-        await self._send(self._router.interrupt(keep))
+        await self._send(lambda: self._router.interrupt(keep))
 
     # ---- the session --------------------------------------------------------------------
 
@@ -249,15 +250,15 @@ class KokoroTTSService(TTSService):
             await self._call_event_handler("on_connected")
             return True
 
-    async def _send(self, messages: list[dict[str, Any]]) -> None:
-        if not messages:
-            return
-        connection = self._connection
-        if connection is None:
-            return
+    async def _send(self, produce: Callable[[], list[dict[str, Any]]]) -> None:
+        """Update the router and send what it says, as one step: the process task (text,
+        flush) and the interruption (cancel) must not interleave on the wire."""
         async with self._send_lock:
+            connection = self._connection
+            if connection is None:
+                return
             try:
-                for message in messages:
+                for message in produce():
                     await connection.send(message)
             except ConnectionLost as exc:
                 await self._lost(connection, str(exc))
