@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from pipecat.frames.frames import (
     LLMFullResponseEndFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
     TTSAudioRawFrame,
     TTSStartedFrame,
     TTSStoppedFrame,
@@ -26,6 +30,11 @@ from tests.integrations.pipecat.session_tap import SessionTap
 pytestmark = pytest.mark.model
 
 ANSWER = "Your order shipped today. It should arrive on Friday. Anything else?"
+
+
+async def until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.05)
 
 
 def tapped_service(server, **kwargs) -> tuple[KokoroTTSService, SessionTap]:
@@ -134,3 +143,24 @@ async def test_the_websocket_service_takes_a_base_url(server) -> None:
         mark = await bot.reply("Short and sweet.")
         await bot.turn_done(mark)
         assert audio_bytes(bot.down.frames[mark:]) > 0
+
+
+async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server) -> None:
+    # Pipecat flushes only while the turn's audio context is open. Here it times out (5 s
+    # without audio) before the reply ends; the server must still get the flush, or it
+    # would join the unterminated tail to the next turn's first sentence.
+    tts, tap = tapped_service(server, stop_frame_timeout_s=5.0)
+    async with BotPipeline(tts) as bot:
+        await bot.queue(LLMFullResponseStartFrame())
+        for delta in ("Hello", " there.", " And", " the", " rest"):
+            await bot.queue(LLMTextFrame(delta))
+        await bot.down.wait_for(lambda f: isinstance(f, TTSAudioRawFrame))
+        await asyncio.sleep(8.0)
+        await bot.queue(LLMFullResponseEndFrame())
+        await asyncio.wait_for(until(lambda: bool(tap.controls("flushed"))), 60)
+        nxt = await bot.reply("Next one.")
+        await bot.turn_done(nxt)
+        frames = list(bot.down.frames[nxt:])
+
+    assert [c.get("text") for c in tap.controls("sentence_start")][-1] == "Next one."
+    assert spoken_text(tts_frames(frames)).split() == ["Next", "one."]
