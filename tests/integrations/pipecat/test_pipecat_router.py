@@ -178,3 +178,11 @@ def test_the_server_is_asked_for_the_pipeline_rate_when_it_has_it(
     pipeline: int, asked: int
 ) -> None:
     assert server_sample_rate(pipeline) == asked
+
+
+def test_a_websocket_url_must_be_ws_and_gets_the_route_appended() -> None:
+    from pipecat_kokoro.connection import WebSocketConnector
+
+    with pytest.raises(ValueError, match="ws:// or wss://"):
+        WebSocketConnector("http://127.0.0.1:8080")
+    assert WebSocketConnector("ws://h:1/").url == "ws://h:1/invocations-bidirectional-stream"
