@@ -10,15 +10,17 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
-REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt
+REQS   := requirements-dev.txt container/requirements.txt agent/requirements.txt \
+          integrations/pipecat/pyproject.toml
 
-.PHONY: setup demo demo-agent test lint format synth smoke cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent demo-pipecat test lint format synth smoke cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	$(VENV)/bin/pip install --quiet -e integrations/pipecat
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -34,6 +36,10 @@ demo: $(STAMP)
 # Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
 demo-agent: $(STAMP)
 	PYTHONPATH=agent $(PY) -m demo.agent_demo
+
+# The same kind of answer through a Pipecat pipeline with the Kokoro TTS service (docs/pipecat.md).
+demo-pipecat: $(STAMP)
+	$(PY) -m examples.pipecat_bot
 
 test: setup
 	$(VENV)/bin/ruff check .
