@@ -6,7 +6,8 @@ import time
 
 from bench.common import Sample
 from kokoro_server.config import Settings
-from kokoro_server.engine import KokoroEngine, split_phonemes
+from kokoro_server.engine import KokoroEngine
+from kokoro_server.model_calls import plan_calls
 from kokoro_server.model_files import locate
 from kokoro_server.synthesis import build_frontend
 
@@ -20,7 +21,7 @@ def load_engine() -> KokoroEngine:
 
 def model_calls(engine: KokoroEngine, text: str) -> int:
     """How many model calls `synthesize` makes for text (it splits over 510 phonemes)."""
-    return len(split_phonemes(engine.phonemize(text, engine.default_voice).phonemes))
+    return len(plan_calls(engine.phonemize(text, engine.default_voice).words, engine.vocab))
 
 
 def synthesize_sample(engine: KokoroEngine, text: str) -> Sample:

@@ -1,8 +1,11 @@
-"""Kokoro-82M inference with ONNX Runtime: phonemes -> tokens -> 24 kHz float audio.
+"""Kokoro-82M inference with ONNX Runtime: words -> tokens -> 24 kHz float audio (+ word times).
 
 Runs on the CUDA execution provider when the GPU build of ONNX Runtime sees a device, on the
 CPU otherwise. Calls are blocking and thread-safe: the server runs them in worker threads,
 never on the event loop.
+
+When the session is built, the model's internal per-token durations are added as a second
+output (durations.py), so every call can also say when each word is spoken (word_times.py).
 """
 
 from __future__ import annotations
@@ -10,17 +13,22 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import onnx
 import onnxruntime as ort
 
 from .config import Settings
+from .durations import DurationsNotFound, expose_durations
+from .model_calls import ModelCall, plan_calls
 from .model_files import ModelFiles
 from .spoken import Phonemized
+from .word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
 
 SAMPLE_RATE = 24_000
-MAX_PHONEMES = 510  # the model's context is 512 tokens including the two pad tokens
 MIN_SPEED, MAX_SPEED = 0.5, 2.0
 
 log = logging.getLogger("kokoro.engine")
@@ -44,31 +52,34 @@ def choose_providers(settings: Settings) -> list[str | tuple[str, dict[str, str]
     return ["CPUExecutionProvider"]
 
 
-def split_phonemes(phonemes: str, limit: int = MAX_PHONEMES) -> list[str]:
-    """Cut an over-long phoneme string at punctuation, then at spaces, then hard."""
-    if len(phonemes) <= limit:
-        return [phonemes]
-    pieces: list[str] = []
-    rest = phonemes
-    while len(rest) > limit:
-        window = rest[:limit]
-        cut = max(window.rfind(p) for p in ".!?;:,—…")
-        if cut < limit // 3:
-            cut = window.rfind(" ")
-        if cut < limit // 3:
-            cut = limit - 1
-        pieces.append(rest[: cut + 1].strip())
-        rest = rest[cut + 1 :].lstrip()
-    if rest:
-        pieces.append(rest)
-    return [p for p in pieces if p]
+@dataclass(frozen=True)
+class Speech:
+    audio: np.ndarray  # float32 mono at 24 kHz
+    words: tuple[WordTiming, ...] | None  # None: this model gives no durations
+
+
+def load_with_durations(path: Path) -> tuple[bytes | str, str | None, str | None]:
+    """The model for ONNX Runtime (bytes with the durations output, or the path without),
+    the durations output's name, and why there is none."""
+    try:
+        model = onnx.load(str(path))
+        tensor = expose_durations(model)
+        return model.SerializeToString(), tensor.name, None
+    except DurationsNotFound as exc:
+        return str(path), None, str(exc)
+    except Exception as exc:  # onnx cannot read it: ONNX Runtime may still run it as before
+        return str(path), None, f"cannot read the graph with onnx: {type(exc).__name__}: {exc}"
 
 
 class KokoroEngine:
     """Loads the model once; `synthesize` is safe to call from several threads."""
 
     def __init__(
-        self, settings: Settings, files: ModelFiles, phonemize: Callable[..., Phonemized]
+        self,
+        settings: Settings,
+        files: ModelFiles,
+        phonemize: Callable[..., Phonemized],
+        word_timestamps: bool = True,  # False: the graph as exported (to measure the cost)
     ) -> None:
         self.settings = settings
         self.files = files
@@ -87,10 +98,20 @@ class KokoroEngine:
             options.intra_op_num_threads = settings.intra_op_threads
         options.log_severity_level = settings.ort_log_level
         started = time.perf_counter()
+        if word_timestamps:
+            model, self.durations_output, self.durations_missing = load_with_durations(files.model)
+        else:
+            model, self.durations_output, self.durations_missing = (
+                str(files.model),
+                None,
+                "turned off when the engine was built",
+            )
         self.session = ort.InferenceSession(
-            str(files.model), sess_options=options, providers=choose_providers(settings)
+            model, sess_options=options, providers=choose_providers(settings)
         )
+        del model
         self.providers = self.session.get_providers()
+        self._audio_output = self.session.get_outputs()[0].name
         inputs = {i.name for i in self.session.get_inputs()}
         # kokoro-onnx exports call the token input "tokens", onnx-community's "input_ids".
         self._token_input = "tokens" if "tokens" in inputs else "input_ids"
@@ -102,10 +123,13 @@ class KokoroEngine:
                     "source": files.source,
                     "providers": self.providers,
                     "voices": len(self.voices),
+                    "durations_output": self.durations_output,
                     "load_ms": round((time.perf_counter() - started) * 1000, 1),
                 }
             },
         )
+        if word_timestamps and self.durations_missing:
+            self._no_word_timestamps(self.durations_missing)
 
     @property
     def voice_names(self) -> list[str]:
@@ -122,6 +146,15 @@ class KokoroEngine:
     def tokens(self, phonemes: str) -> list[int]:
         return [self.vocab[c] for c in phonemes if c in self.vocab]
 
+    @property
+    def word_timestamps(self) -> bool:
+        return self.durations_output is not None
+
+    def _no_word_timestamps(self, reason: str) -> None:
+        self.durations_output = None
+        self.durations_missing = reason
+        log.warning("word timestamps unavailable", extra={"fields": {"reason": reason}})
+
     def synthesize(
         self, text: str, voice: str, speed: float = 1.0, **pronunciation: Any
     ) -> np.ndarray:
@@ -129,27 +162,62 @@ class KokoroEngine:
 
         `pronunciation` (a session's `lexicon`) goes to the text front end as it is.
         """
+        return self.synthesize_timed(text, voice, speed, **pronunciation).audio
+
+    def synthesize_timed(
+        self, text: str, voice: str, speed: float = 1.0, **pronunciation: Any
+    ) -> Speech:
+        """The audio and, where the model gives durations, when each written word is spoken."""
         self.check_voice(voice)
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
-        phonemes = self.phonemize(text, voice, **pronunciation).phonemes
-        parts = [self._infer(p, voice, speed) for p in split_phonemes(phonemes)]
-        parts = [p for p in parts if p.size]
-        return np.concatenate(parts) if parts else np.zeros(0, np.float32)
+        phonemized = self.phonemize(text, voice, **pronunciation)
+        calls = plan_calls(phonemized.words, self.vocab)
+        results = [self._infer(call, voice, speed) for call in calls]
+        parts = [audio for audio, _ in results if audio.size]
+        audio = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+        return Speech(audio, self._timings(phonemized, calls, results))
 
-    def _infer(self, phonemes: str, voice: str, speed: float) -> np.ndarray:
-        ids = self.tokens(phonemes)[:MAX_PHONEMES]
-        if not ids:
-            return np.zeros(0, np.float32)
+    def _timings(
+        self,
+        phonemized: Phonemized,
+        calls: list[ModelCall],
+        results: list[tuple[np.ndarray, np.ndarray | None]],
+    ) -> tuple[WordTiming, ...] | None:
+        durations = []
+        for (audio, units), call in zip(results, calls, strict=True):
+            if units is None:
+                return None
+            if audio.size != SAMPLES_PER_UNIT * int(units.sum()):
+                # The located tensor is not what the audio was built from: never guess.
+                self._no_word_timestamps(
+                    f"durations sum to {int(units.sum())} units but the audio has {audio.size} "
+                    f"samples (expected {SAMPLES_PER_UNIT} per unit) for {len(call.tokens)} tokens"
+                )
+                return None
+            durations.append(units)
+        return word_timings(phonemized.words, calls, durations)
+
+    def _infer(
+        self, call: ModelCall, voice: str, speed: float
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        ids = call.ids
         styles = self.voices[voice]
         # A voice pack holds one style vector per input length.
         style = styles[min(len(ids), len(styles)) - 1].reshape(1, -1).astype(np.float32)
-        audio = self.session.run(
-            None,
+        wanted = [self._audio_output]
+        durations_output = self.durations_output
+        if durations_output:
+            wanted.append(durations_output)
+        outputs = self.session.run(
+            wanted,
             {
                 self._token_input: np.array([[0, *ids, 0]], dtype=np.int64),
                 "style": style,
                 "speed": np.array([speed], dtype=np.float32),
             },
-        )[0]
-        return np.asarray(audio, dtype=np.float32).reshape(-1)
+        )
+        audio = np.asarray(outputs[0], dtype=np.float32).reshape(-1)
+        if not durations_output:
+            return audio, None
+        return audio, np.rint(np.asarray(outputs[1])).astype(np.int64).reshape(-1)

@@ -8,6 +8,7 @@ thread-safe: calls are serialized with one lock shared by every language.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Sequence
@@ -33,6 +34,14 @@ def _configure_library() -> None:
             _configured = True
 
 
+def _quiet_logger() -> logging.Logger:
+    # It would warn on every sentence whose word count changes (numbers), and "quiet" alone
+    # still hands those warnings up to the server's root logger.
+    logger = get_logger("quiet")
+    logger.propagate = False
+    return logger
+
+
 class Phonemizer:
     """Turns one sentence of text into the phoneme string the model's vocabulary encodes."""
 
@@ -45,8 +54,7 @@ class Phonemizer:
             preserve_punctuation=True,
             with_stress=True,
             language_switch="remove-flags",
-            # "quiet": it would warn on every sentence whose word count changes (numbers).
-            logger=get_logger("quiet"),
+            logger=_quiet_logger(),
         )
 
     def __call__(self, text: str) -> str:

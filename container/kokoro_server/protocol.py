@@ -44,6 +44,7 @@ class ClientMessage:
     options: Options = Options()
     request_id: str | None = None
     lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
+    word_timestamps: bool | None = None  # v1.1, `start` only
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -187,7 +188,16 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("bad_parameter", "request_id must be a string")
         options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj), _frame_ms(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
-        return ClientMessage("start", options=options, request_id=rid, lexicon=lexicon_field(obj))
+        word_timestamps = obj.get("word_timestamps")
+        if word_timestamps is not None and not isinstance(word_timestamps, bool):
+            raise ProtocolError("bad_parameter", "word_timestamps must be true or false")
+        return ClientMessage(
+            "start",
+            options=options,
+            request_id=rid,
+            lexicon=lexicon_field(obj),
+            word_timestamps=word_timestamps,
+        )
     if kind in ("text", "utterance"):
         text = _text(obj, max_text_chars)
         return ClientMessage(kind, text=text, options=Options(_voice(obj), _speed(obj)))

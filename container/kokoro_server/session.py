@@ -7,8 +7,8 @@ Three concurrent stages, joined by queues, so no stage waits on another's slow w
 - receive: parses frames, answers bad ones with non-fatal errors, feeds text to the segmenter
   and queues each sentence the moment it is complete.
 - synthesize: runs the model off the event loop, one sentence at a time, in order.
-- send: writes `sentence_start`, the audio frames and `synthesis_complete` for each sentence,
-  and `flushed` / `session_end` at their place in the order.
+- send: writes `sentence_start`, `words` (v1.1, when asked for), the audio frames and
+  `synthesis_complete` for each sentence, and `flushed` / `session_end` at their place.
 
 Barge-in uses a generation counter. `cancel` bumps it under the send lock, so every item of an
 older generation is dropped wherever it is, and the sender, which checks the generation under
@@ -97,6 +97,7 @@ class Session:
         self.id = uuid.uuid4().hex[:12]
         self.request_id: str | None = None
         self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
+        self.word_timestamps = False  # v1.1: a `words` message before each sentence's audio
         # sample_rate None: the format's default (24000 for pcm, 8000 for G.711, 48000 opus).
         self.defaults = Options(voice=default_voice, speed=1.0, format="pcm", frame_ms=0)
         self.segmenter = SentenceSegmenter(
@@ -183,6 +184,8 @@ class Session:
                 self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = merged
             self.request_id = msg.request_id or self.request_id
+            if msg.word_timestamps is not None:
+                await self._want_word_timestamps(msg.word_timestamps)
             return False
         if msg.type in ("text", "utterance"):
             await self._accept_text(msg)
@@ -235,6 +238,16 @@ class Session:
             return Lexicon(entries, engine.vocab, "lexicon")
         except PronunciationError as exc:
             raise ProtocolError("bad_parameter", str(exc)) from exc
+
+    async def _want_word_timestamps(self, wanted: bool) -> None:
+        engine = await self.service.wait_ready()
+        self.word_timestamps = wanted and engine.word_timestamps
+        if wanted and not engine.word_timestamps:
+            raise ProtocolError(
+                "word_timestamps_unavailable",
+                f"this model gives no word timestamps ({engine.durations_missing}); "
+                "audio is sent without them",
+            )
 
     def _enqueue_sentence(self, text: str, options: Options) -> None:
         assert options.voice and options.speed and options.format
@@ -350,6 +363,8 @@ class Session:
                     sample_rate=item.sample_rate,
                 )
             )
+            if self.word_timestamps:
+                await self._write_text(_words_message(index, result))
         first_byte_at: float | None = None
         step = self.settings.audio_frame_bytes
         for chunk in audio.frames(result.data, result.frame_sizes, step):
@@ -414,6 +429,14 @@ class Session:
 
     def _log(self, msg: str, **values: object) -> None:
         log.info(msg, **fields(session=self.id, request_id=self.request_id, **values))
+
+
+def _words_message(index: int, result: Synthesized) -> str:
+    if result.words is None:  # the model stopped giving durations that match its audio
+        return protocol.error(
+            "word_timestamps_unavailable", f"no word timestamps for sentence {index}"
+        )
+    return protocol.message("words", index=index, words=[w.as_dict() for w in result.words])
 
 
 def _merge(base: Options, override: Options) -> Options:

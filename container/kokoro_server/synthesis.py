@@ -23,6 +23,7 @@ from .logs import fields
 from .model_files import locate
 from .pronunciation import Lexicon, load_lexicon_file
 from .spoken import Phonemized
+from .word_times import WordTiming
 
 log = logging.getLogger("kokoro.synthesis")
 
@@ -37,6 +38,7 @@ class Synthesized:
     encode_ms: float
     started_at: float  # perf_counter when a worker thread picked it up
     frame_sizes: tuple[int, ...] = ()  # units a binary frame must not split (Ogg pages)
+    words: tuple[WordTiming, ...] | None = None  # None: the model gives no durations
 
 
 def build_frontend(settings: Settings, vocab: dict[str, int]) -> TextFrontend:
@@ -116,7 +118,8 @@ class SynthesisService:
         started = time.perf_counter()
         # Only a session with its own lexicon passes one (test doubles take none).
         extra = {"lexicon": lexicon} if lexicon else {}
-        samples = self.engine.synthesize(text, voice, speed, **extra)
+        speech = self.engine.synthesize_timed(text, voice, speed, **extra)
+        samples = speech.audio
         synthesized = time.perf_counter()
         encoded = audio.encode(samples, fmt, rate)
         done = time.perf_counter()
@@ -127,6 +130,7 @@ class SynthesisService:
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),
             started_at=started,
+            words=speech.words,
         )
 
     async def synthesize(

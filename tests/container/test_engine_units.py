@@ -1,4 +1,6 @@
-"""Engine pieces that need no model run: phoneme splitting, weights discovery, providers."""
+"""Engine pieces that need no model run: weights discovery, providers, settings.
+
+Cutting long sentences into model calls is tested in test_word_times_units.py."""
 
 from __future__ import annotations
 
@@ -9,26 +11,8 @@ import pytest
 
 from kokoro_server import model_files
 from kokoro_server.config import Settings
-from kokoro_server.engine import MAX_PHONEMES, choose_providers, split_phonemes
+from kokoro_server.engine import choose_providers
 from kokoro_server.serve import parse_args
-
-
-def test_short_phonemes_are_not_split():
-    assert split_phonemes("həlˈoʊ wˈɜːld.") == ["həlˈoʊ wˈɜːld."]
-
-
-def test_long_phonemes_split_at_punctuation_under_the_limit():
-    clause = "ðɪs ɪz ɐ klˈɔz, "
-    long = clause * 80
-    pieces = split_phonemes(long)
-    assert all(len(p) <= MAX_PHONEMES for p in pieces)
-    assert all(p.endswith(",") for p in pieces[:-1])
-    assert "".join(pieces).replace(" ", "") == long.replace(" ", "")
-
-
-def test_phonemes_without_any_break_are_cut_hard():
-    pieces = split_phonemes("a" * 1200)
-    assert [len(p) for p in pieces] == [510, 510, 180]
 
 
 def write_weights(root, onnx=("kokoro-v1.0.onnx",), vocab=True, voices=True):

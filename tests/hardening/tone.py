@@ -17,7 +17,7 @@ import numpy as np
 
 from kokoro_server import audio
 from kokoro_server.config import Settings
-from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, UnknownVoiceError
+from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, Speech, UnknownVoiceError
 from kokoro_server.synthesis import SynthesisService
 
 TONE_VOICES = ("tone_low", "tone_high")
@@ -26,6 +26,9 @@ MS_PER_CHAR = 10.0  # audio length per character at speed 1.0
 
 class ToneEngine:
     """Same interface as KokoroEngine (voices, check_voice, synthesize), no model."""
+
+    word_timestamps = False  # a tone has no per-token durations
+    durations_missing = "the tone test double has no durations"
 
     def __init__(self, delay_s: float = 0.0) -> None:
         self.default_voice = TONE_VOICES[0]
@@ -46,6 +49,9 @@ class ToneEngine:
         if self.delay_s:
             time.sleep(self.delay_s)
         return tone(text, voice, speed)
+
+    def synthesize_timed(self, text: str, voice: str, speed: float = 1.0) -> Speech:
+        return Speech(self.synthesize(text, voice, speed), None)
 
 
 def tone(text: str, voice: str, speed: float = 1.0) -> np.ndarray:

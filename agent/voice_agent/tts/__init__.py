@@ -1,5 +1,23 @@
 """Pluggable TTS transports speaking the bidirectional session protocol v1."""
 
-from .base import TtsAudio, TtsControl, TtsEvent, TtsFailure, TtsSession, TtsTransport
+from .base import (
+    TtsAudio,
+    TtsControl,
+    TtsEvent,
+    TtsFailure,
+    TtsSession,
+    TtsTransport,
+    TtsWord,
+    TtsWords,
+)
 
-__all__ = ["TtsAudio", "TtsControl", "TtsEvent", "TtsFailure", "TtsSession", "TtsTransport"]
+__all__ = [
+    "TtsAudio",
+    "TtsControl",
+    "TtsEvent",
+    "TtsFailure",
+    "TtsSession",
+    "TtsTransport",
+    "TtsWord",
+    "TtsWords",
+]

@@ -2,10 +2,13 @@
 
 A session speaks the bidirectional session protocol v1 (docs/agent.md): the agent sends
 `start`/`text`/`flush`/`cancel`/`close`, and reads control messages and audio back as events.
+v1.1: a session opened with `word_timestamps=True` also gets a `TtsWords` event for every
+sentence, after its `sentence_start` and before its audio.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -31,6 +34,22 @@ class TtsAudio:
 
 
 @dataclass(frozen=True)
+class TtsWord:
+    text: str
+    start_ms: int  # from the first sample of the sentence's audio
+    end_ms: int
+
+
+@dataclass(frozen=True)
+class TtsWords:
+    """When each written word of sentence `index` is spoken (protocol v1.1 `words`)."""
+
+    index: int
+    words: tuple[TtsWord, ...]
+    type = "words"  # like TtsControl.type, so readers can check for session_end alike
+
+
+@dataclass(frozen=True)
 class TtsFailure:
     """The transport itself failed (connection lost, stream error); the session is over."""
 
@@ -38,7 +57,7 @@ class TtsFailure:
     message: str
 
 
-TtsEvent = TtsControl | TtsAudio | TtsFailure
+TtsEvent = TtsControl | TtsWords | TtsAudio | TtsFailure
 
 
 class TtsProtocolError(Exception):
@@ -64,17 +83,21 @@ class TtsTransport(Protocol):
     name: str
 
     async def open_session(
-        self, voice: str | None, audio_format: str, sample_rate: int
+        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
     ) -> TtsSession: ...
 
     async def aclose(self) -> None: ...
 
 
-def start_message(voice: str | None, audio_format: str, sample_rate: int) -> dict[str, Any]:
+def start_message(
+    voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
+) -> dict[str, Any]:
     """The `start` message carrying session defaults; an unset voice uses the server default."""
     msg: dict[str, Any] = {"type": "start", "format": audio_format, "sample_rate": sample_rate}
     if voice:
         msg["voice"] = voice
+    if word_timestamps:  # only then: a v1 server never sees the field
+        msg["word_timestamps"] = True
     return msg
 
 
@@ -84,8 +107,10 @@ class ProtocolMessages:
     async def _send(self, message: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    async def start(self, voice: str | None, audio_format: str, sample_rate: int) -> None:
-        await self._send(start_message(voice, audio_format, sample_rate))
+    async def start(
+        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
+    ) -> None:
+        await self._send(start_message(voice, audio_format, sample_rate, word_timestamps))
 
     async def send_text(self, text: str) -> None:
         await self._send({"type": "text", "text": text})
@@ -106,15 +131,43 @@ class FrameDecoder:
     def __init__(self) -> None:
         self._index: int | None = None
 
-    def control(self, message: dict[str, Any]) -> TtsControl:
+    def control(self, message: dict[str, Any]) -> TtsControl | TtsWords:
         if message.get("type") == "sentence_start":
             index = message.get("index")
             if not isinstance(index, int):
                 raise TtsProtocolError(f"sentence_start without an integer index: {message!r}")
             self._index = index
+        if message.get("type") == "words":
+            return self._words(message)
         return TtsControl(message)
+
+    def _words(self, message: dict[str, Any]) -> TtsWords:
+        """A `words` message belongs to the sentence just started, and is well formed."""
+        index = message.get("index")
+        if index != self._index or not isinstance(index, int):
+            raise TtsProtocolError(f"words for sentence {index!r} after {self._index!r}")
+        items = message.get("words")
+        if not isinstance(items, list):
+            raise TtsProtocolError(f"words message without a words list: {message!r}")
+        words = tuple(_word(item) for item in items)
+        if any(w.start_ms > w.end_ms for w in words) or any(
+            a.end_ms > b.start_ms for a, b in itertools.pairwise(words)
+        ):
+            raise TtsProtocolError(f"words of sentence {index} overlap or run backwards")
+        return TtsWords(index, words)
 
     def audio(self, data: bytes) -> TtsAudio:
         if self._index is None:
             raise TtsProtocolError("audio frame before any sentence_start")
         return TtsAudio(self._index, data)
+
+
+def _word(item: Any) -> TtsWord:
+    if not isinstance(item, dict):
+        raise TtsProtocolError(f"a word must be an object, got {item!r}")
+    text, start, end = item.get("text"), item.get("start_ms"), item.get("end_ms")
+    if not isinstance(text, str) or not all(
+        isinstance(t, int | float) and not isinstance(t, bool) and t >= 0 for t in (start, end)
+    ):
+        raise TtsProtocolError(f"a word needs text, start_ms and end_ms: {item!r}")
+    return TtsWord(text, int(start), int(end))

@@ -241,7 +241,7 @@ class SageMakerBidiTts:
             raise SdkCallError(describe_error(exc)) from exc
 
     async def open_session(
-        self, voice: str | None, audio_format: str, sample_rate: int
+        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
     ) -> SageMakerTtsSession:
         client = await self._get_client()
         identity = await self._signing_identity()
@@ -256,7 +256,7 @@ class SageMakerBidiTts:
                 raise
         session = SageMakerTtsSession(stream, identity)
         try:
-            await session.start(voice, audio_format, sample_rate)
+            await session.start(voice, audio_format, sample_rate, word_timestamps)
         except BaseException:
             await session.aclose()
             raise

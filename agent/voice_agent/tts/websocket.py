@@ -70,14 +70,14 @@ class WebSocketTts:
         self.url = url
 
     async def open_session(
-        self, voice: str | None, audio_format: str, sample_rate: int
+        self, voice: str | None, audio_format: str, sample_rate: int, word_timestamps: bool = False
     ) -> WebSocketTtsSession:
         ws = await connect(
             self.url, open_timeout=CONNECT_TIMEOUT_S, max_size=None, compression=None
         )
         session = WebSocketTtsSession(ws)
         try:
-            await session.start(voice, audio_format, sample_rate)
+            await session.start(voice, audio_format, sample_rate, word_timestamps)
         except BaseException:
             await session.aclose()
             raise
