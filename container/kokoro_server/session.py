@@ -6,7 +6,9 @@ Three concurrent stages, joined by queues, so no stage waits on another's slow w
 
 - receive: parses frames, answers bad ones with non-fatal errors, feeds text to the segmenter
   and queues each sentence the moment it is complete.
-- synthesize: runs the model off the event loop, one sentence at a time, in order.
+- synthesize: runs the model off the event loop, one sentence at a time, in order. Each
+  sentence carries its playback deadline (scheduler.PlaybackClock): the service's scheduler
+  serves the sentence whose listener runs out of audio first, across all sessions.
 - send: writes `sentence_start`, the audio frames and `synthesis_complete` for each sentence,
   and `flushed` / `session_end` at their place in the order.
 
@@ -30,8 +32,9 @@ from .config import Settings
 from .engine import SAMPLE_RATE, UnknownVoiceError
 from .logs import fields
 from .protocol import ClientMessage, Options, ProtocolError
+from .scheduler import PlaybackClock
 from .segmenter import SentenceSegmenter
-from .synthesis import SynthesisService, Synthesized
+from .synthesis import Dropped, SynthesisService, Synthesized
 
 log = logging.getLogger("kokoro.session")
 
@@ -107,6 +110,7 @@ class Session:
         self.next_index = 0
         self.audio_s = 0.0
         self.started_at = time.perf_counter()
+        self.playback = PlaybackClock()  # supplies each sentence's deadline
 
     # ---- public -------------------------------------------------------------------------
 
@@ -127,6 +131,11 @@ class Session:
                 audio_s=round(self.audio_s, 3),
                 seconds=round(time.perf_counter() - self.started_at, 3),
             )
+
+    @property
+    def speaking(self) -> bool:
+        """Whether this session still needs synthesis (admission control counts these)."""
+        return self.pending > 0 or self.segmenter.buffered_chars > 0
 
     # ---- receive ------------------------------------------------------------------------
 
@@ -242,6 +251,8 @@ class Session:
             dropped = self.pending
             self.pending = 0
             self.generation += 1
+            self.playback.reset()  # the listener stopped: the next sentence is due at once
+            self.service.drop(self)
             await self._write_text(protocol.message("cancelled", dropped=dropped))
         self._log("cancelled", dropped=dropped)
 
@@ -260,14 +271,24 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate
+                    item.text,
+                    item.voice,
+                    item.speed,
+                    item.format,
+                    item.sample_rate,
+                    deadline=self.playback.deadline(time.perf_counter()),
+                    owner=self,
                 )
+            except Dropped:
+                continue  # a cancel removed it from the queue
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
             except Exception as exc:
                 log.exception("synthesis failed", **fields(session=self.id, text=item.text[:80]))
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")
             if item.generation == self.generation:
+                if isinstance(result, Synthesized):
+                    self.playback.queued(time.perf_counter(), result.duration_s)
                 await self.outbox.put((item, result))
 
     # ---- send ---------------------------------------------------------------------------

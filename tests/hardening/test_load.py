@@ -70,9 +70,10 @@ def report(label: str, results: list, ping: PingSampler, sentences: int) -> None
     )
 
 
-def test_16_sessions_tone_double(make_tone_server):
+@pytest.mark.parametrize("policy", ["deadline", "fifo"])
+def test_16_sessions_tone_double(make_tone_server, policy):
     """Tone double with 20 ms simulated inference per sentence on one synthesis worker."""
-    srv = make_tone_server(delay_s=0.02)
+    srv = make_tone_server(delay_s=0.02, scheduler=policy)
     solo = asyncio.run(stream_session(srv.ws, PARAGRAPHS))
     reference = {text: (size, digest) for text, size, digest in signature(solo)}
     assert all(reference[t][0] == len(tone_bytes(t)) for t in reference)
@@ -82,7 +83,7 @@ def test_16_sessions_tone_double(make_tone_server):
     sentences = check_delivery(results, scripts, reference)
     assert sentences == 16 * len(reference)
     assert ping.failures == [] and max(ping.latencies_ms) < 250
-    report("load (tone double)", results, ping, sentences)
+    report(f"load (tone double, {policy} scheduler)", results, ping, sentences)
 
 
 @pytest.mark.model
