@@ -2,9 +2,10 @@
 
 Every speaking session needs one second of audio per second of playback. The synthesis
 service sustains `audio seconds produced / model seconds spent` times its workers in such
-streams, measured over its recent jobs (exact for one worker; with several workers on one CPU
-the jobs slow each other down, which their model time shows, so the product stays close while
-they are busy together). A new session is refused while the speaking sessions plus it would
+streams, measured over the sentences it recently served (not the warm-up, whose first-run
+costs say little; exact for one worker; with several workers on one CPU the jobs slow each
+other down, which their model time shows, so the product stays close while they are busy
+together). A new session is refused while the speaking sessions plus it would
 need more than `max_load` times that capacity. Pure: the service feeds it, app.py asks it.
 """
 

@@ -199,11 +199,11 @@ async def test_overload_is_refused_with_busy_while_a_session_speaks(gated, max_l
         speaker = await open_session(srv.ws, "Speaking now.")
         await until(lambda: len(engine.started) == 2, "the speaker's sentence in the worker")
         async with connect(srv.ws) as newcomer:
-            await send(newcomer, {"text": "Me too."})
             if max_load:  # refused at once, while the speaker's sentence is held
                 first = await read_until(newcomer, lambda f: isinstance(f, dict), timeout=10)
                 engine.gate.release()
             else:  # admitted: its sentence needs the worker after the speaker's
+                await send(newcomer, {"text": "Me too."})
                 engine.gate.release(2)
                 first = await read_until(newcomer, lambda f: isinstance(f, dict), timeout=10)
             await read_until(speaker, is_type("flushed"), timeout=10)
