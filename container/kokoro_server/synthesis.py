@@ -43,7 +43,7 @@ class Synthesized:
 
 
 class Dropped(Exception):
-    """The job left the queue unrun: its owner cancelled (barge-in) or the service stopped."""
+    """The job left the queue unrun because its owner cancelled (barge-in)."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ class SynthesisService:
                 job = self._queue.pop()
             if job is None:  # its job was dropped or discarded: nothing left for this call
                 return
-            if not job.future.cancelled():
+            if not job.future.cancelled():  # a waiter that gave up needs no audio
                 break
         try:
             result = job.run()
