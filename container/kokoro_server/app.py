@@ -23,6 +23,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import audio, protocol
+from .capacity import over_capacity
 from .config import Settings
 from .engine import UnknownVoiceError
 from .logs import fields
@@ -67,6 +68,20 @@ class StarletteTransport:
 
 def _error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _refusal(settings: Settings, service: SynthesisService, sessions: set[Session]) -> str:
+    """Why a new session must get `busy` now (session limit or overload), or ""."""
+    if len(sessions) >= settings.max_sessions:
+        return f"server at its limit of {settings.max_sessions} sessions; retry later"
+    speaking = sum(1 for session in sessions if session.speaking)
+    streams = service.capacity_streams()
+    if over_capacity(speaking, streams, settings.max_load):
+        return (
+            f"server over capacity: {speaking} sessions speaking, synthesis sustains about "
+            f"{streams:.1f} real-time streams; retry later"
+        )
+    return ""
 
 
 def create_app(
@@ -190,16 +205,11 @@ def create_app(
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms
         transport = StarletteTransport(websocket)
-        if len(active_sessions) >= settings.max_sessions:
-            await websocket.send_text(
-                protocol.error(
-                    "busy",
-                    f"server at its limit of {settings.max_sessions} sessions; retry later",
-                    fatal=True,
-                )
-            )
+        refusal = _refusal(settings, service, active_sessions)
+        if refusal:
+            await websocket.send_text(protocol.error("busy", refusal, fatal=True))
             await transport.close(1013, "busy")
-            log.warning("session refused", **fields(reason="busy", active=len(active_sessions)))
+            log.warning("session refused", **fields(reason=refusal, active=len(active_sessions)))
             return
         try:
             engine = await service.wait_ready()

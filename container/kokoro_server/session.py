@@ -6,7 +6,9 @@ Three concurrent stages, joined by queues, so no stage waits on another's slow w
 
 - receive: parses frames, answers bad ones with non-fatal errors, feeds text to the segmenter
   and queues each sentence the moment it is complete.
-- synthesize: runs the model off the event loop, one sentence at a time, in order.
+- synthesize: runs the model off the event loop, one sentence at a time, in order. Each
+  sentence carries its playback deadline (scheduler.PlaybackClock): the service's scheduler
+  serves the sentence whose listener runs out of audio first, across all sessions.
 - send: writes `sentence_start`, `words` (v1.1, when asked for), the audio frames and
   `synthesis_complete` for each sentence, and `flushed` / `session_end` at their place.
 
@@ -32,8 +34,9 @@ from .engine import UnknownVoiceError
 from .logs import fields
 from .pronunciation import Lexicon, PronunciationError
 from .protocol import ClientMessage, Options, ProtocolError
+from .scheduler import PlaybackClock
 from .segmenter import SentenceSegmenter
-from .synthesis import SynthesisService, Synthesized
+from .synthesis import Dropped, SynthesisService, Synthesized
 
 log = logging.getLogger("kokoro.session")
 
@@ -119,6 +122,7 @@ class Session:
         self.last_queued: _Sentence | None = None  # for next_framing
         self.frame_carry = g711.FrameCarry()
         self.started_at = time.perf_counter()
+        self.playback = PlaybackClock()  # supplies each sentence's deadline
 
     # ---- public -------------------------------------------------------------------------
 
@@ -139,6 +143,11 @@ class Session:
                 audio_s=round(self.audio_s, 3),
                 seconds=round(time.perf_counter() - self.started_at, 3),
             )
+
+    @property
+    def speaking(self) -> bool:
+        """Whether this session still needs synthesis (admission control counts these)."""
+        return self.pending > 0 or self.segmenter.buffered_chars > 0
 
     # ---- receive ------------------------------------------------------------------------
 
@@ -282,6 +291,8 @@ class Session:
             self.pending = 0
             self.generation += 1
             self.last_queued = None
+            self.playback.reset()  # the listener stopped: the next sentence is due at once
+            self.service.drop(self)
             await self._write_text(protocol.message("cancelled", dropped=dropped))
         self._log("cancelled", dropped=dropped)
 
@@ -302,8 +313,17 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate, self.lexicon
+                    item.text,
+                    item.voice,
+                    item.speed,
+                    item.format,
+                    item.sample_rate,
+                    self.lexicon,
+                    deadline=self.playback.deadline(time.perf_counter()),
+                    owner=self,
                 )
+            except Dropped:
+                continue  # a cancel removed it from the queue
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
             except PronunciationError as exc:  # bad inline markup in this sentence
@@ -314,6 +334,8 @@ class Session:
             if isinstance(result, Synthesized) and item.frame_ms:
                 result = self._cut_frames(item, result)
             if item.generation == self.generation:
+                if isinstance(result, Synthesized):
+                    self.playback.queued(time.perf_counter(), result.duration_s)
                 await self.outbox.put((item, result))
 
     def _cut_frames(self, item: _Sentence, result: Synthesized) -> Synthesized:
