@@ -57,7 +57,8 @@ synth: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
 
 # Benchmarks on the real model (loopback): tables, JSON and plots in bench/results/, and the
-# generated tables in docs/performance.md. A full run takes 10-15 minutes on 2 cores.
+# generated tables in docs/performance.md. A full run takes about half an hour on a quiet
+# 2-core machine, half of it benchmark 4 (FIFO vs deadline, three servers, 1-8 callers).
 bench: $(STAMP)
 	$(PY) -m bench $(ARGS)
 

@@ -34,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -356,17 +357,17 @@ def main(argv: list[str] | None = None) -> int:
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    settings = ", ".join(f"{k}={v}" for k, v in env.items()) or "default server settings"
-    cores = result["machine"]["usable_cores"]
-    publish(
-        args.results_dir,
-        NAME,
-        result,
-        lambda png: plots.playback_grid(
-            png, f"Callers on {cores} cores, FIFO vs deadline ({settings})", result["groups"]
-        ),
-    )
+    publish(args.results_dir, NAME, result, lambda png: plot(png, result, env))
     return 0
+
+
+def plot(png: Path, result: dict[str, Any], env: dict[str, str]) -> None:
+    settings = ", ".join(f"{k}={v}" for k, v in env.items()) or "default server settings"
+    machine = result["machine"]
+    load = machine.get("load_average_1m_at_start")
+    busy = f", load average {load:.1f} at start" if load is not None else ""
+    title = f"Callers on {machine['usable_cores']} cores{busy}: FIFO vs deadline ({settings})"
+    plots.playback_grid(png, title, result["groups"])
 
 
 if __name__ == "__main__":

@@ -88,7 +88,7 @@ def _details(name: str, result: dict[str, Any]) -> list[str]:
     if name == "concurrency":
         env = result.get("server_env") or {}
         settings = ", ".join(f"`{k}={v}`" for k, v in env.items()) or "default server settings"
-        answers = ", ".join(f"{k} {v:.2f} s" for k, v in result["answer_s"].items())
+        answers = ", ".join(f"{v:.2f} s ({k})" for k, v in result["answer_s"].items())
         tone = result.get("tone_delay_ms")
         return [
             f"Server settings: {settings}. One answer plays {answers}"
