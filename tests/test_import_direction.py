@@ -1,4 +1,5 @@
-"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke, tests.
+"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke, tests;
+the Pipecat package (pipecat_kokoro) imports none of them, and its example bot only devkit.
 
 The two runtime packages ship in separate images, so neither imports the other, nor any
 tool package; devkit imports no consumer of its own. The smoke check (run from .venv after a
@@ -20,8 +21,11 @@ PACKAGES = {
     "stacks": REPO_ROOT / "stacks",
     "teardown": REPO_ROOT / "teardown",
     "smoke": REPO_ROOT / "smoke",
+    "bench": REPO_ROOT / "bench",
+    "pipecat_kokoro": REPO_ROOT / "integrations" / "pipecat" / "src" / "pipecat_kokoro",
+    "examples": REPO_ROOT / "examples",
 }
-TOOLS = {"devkit", "demo", "bench", "smoke", "tests", "stacks", "teardown"}
+TOOLS = {"devkit", "demo", "bench", "smoke", "tests", "stacks", "teardown", "examples"}
 FORBIDDEN = {
     "kokoro_server": TOOLS | {"voice_agent"},
     "voice_agent": TOOLS | {"kokoro_server"},
@@ -29,6 +33,10 @@ FORBIDDEN = {
     "stacks": TOOLS - {"stacks"} | {"kokoro_server", "voice_agent"},
     "teardown": TOOLS - {"teardown", "stacks"} | {"kokoro_server", "voice_agent"},
     "smoke": TOOLS - {"smoke", "devkit"} | {"kokoro_server"},
+    "bench": TOOLS - {"bench", "devkit", "examples"},
+    # Published on its own: nothing of this repository, only its own declared dependencies.
+    "pipecat_kokoro": TOOLS | {"kokoro_server", "voice_agent"},
+    "examples": TOOLS - {"examples", "devkit"} | {"kokoro_server", "voice_agent"},
 }
 
 
