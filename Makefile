@@ -11,18 +11,18 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
-	pyproject.toml container/pyproject.toml agent/pyproject.toml
+	pyproject.toml container/pyproject.toml agent/pyproject.toml integrations/pipecat/pyproject.toml
 
-.PHONY: setup demo demo-agent playground playground-screenshots weights test test-fast lint format \
-	synth smoke cleanup clean lock soak bench bench-quick
+.PHONY: setup demo demo-agent demo-pipecat playground playground-screenshots weights test test-fast lint \
+	format synth smoke cleanup clean lock soak bench bench-quick
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
-	@echo "==> installing this repository's packages (editable): kokoro_server, voice_agent, the rest"
-	$(VENV)/bin/pip install --quiet -e ./container -e ./agent -e .
+	@echo "==> installing this repository's packages (editable): kokoro_server, voice_agent, pipecat_kokoro, the rest"
+	$(VENV)/bin/pip install --quiet -e ./container -e ./agent -e ./integrations/pipecat -e .
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -47,6 +47,10 @@ demo: $(STAMP)
 # Same text through the voice agent: TTS server + agent + caller on loopback, stream vs batch.
 demo-agent: $(STAMP)
 	$(PY) -m demo.agent_demo
+
+# The same kind of answer through a Pipecat pipeline with the Kokoro TTS service (docs/pipecat.md).
+demo-pipecat: $(STAMP)
+	$(PY) -m examples.pipecat_bot
 
 # The official fp32 weights and English voices that the CDK app deploys (stacks/weights_manifest.json),
 # sha256-checked and resumable, into ~/.cache/kokoro-voice-agent/weights (KOKORO_WEIGHTS_CACHE);
@@ -88,7 +92,8 @@ synth: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
 
 # Benchmarks on the real model (loopback): tables, JSON and plots in bench/results/, and the
-# generated tables in docs/performance.md. A full run takes 10-15 minutes on 2 cores.
+# generated tables in docs/performance.md. A full run takes about half an hour on a quiet
+# 2-core machine, half of it benchmark 4 (FIFO vs deadline, three servers, 1-8 callers).
 bench: $(STAMP)
 	$(PY) -m bench $(ARGS)
 

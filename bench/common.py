@@ -63,6 +63,7 @@ class Target:
         tokens_per_s: float | None = None,
         audio_format: str = "pcm",
         sample_rate: int = DEFAULT_SAMPLE_RATE,
+        frame_ms: int | None = None,
     ) -> StreamResult:
         """One bidirectional session: send deltas (paced if tokens_per_s), close, collect."""
         transport = self.transport or websocket_transport(self.base_url)
@@ -72,6 +73,7 @@ class Target:
             tokens_per_s=tokens_per_s,
             audio_format=audio_format,
             sample_rate=sample_rate,
+            frame_ms=frame_ms,
         )
 
     async def one_shot(self, text: str, **options: Any) -> OneShotResult:

@@ -1,22 +1,43 @@
-"""Benchmark 4: simultaneous sessions on one server: time to first audio and throughput.
+"""Benchmark 4: many callers on one server, FIFO vs deadline scheduling, heard in real time.
 
-At each level N (default 1, 2, 4, 8), N sessions open at the same moment and each streams the
-whole paragraph in one message. Levels are interleaved run by run. Reported per level: TTFA
-p50/p95 over all sessions of all runs, and aggregate audio seconds produced per wall second.
-The server's own model time (`synth_ms` of every sentence) is summed too: divided by the wall
-time it says how many synthesis threads were busy on average.
+Every simulated caller streams the paragraph in one message and plays its audio in real time
+from the first byte (bench/playback.py). Per level of N callers: time to first audio, stalls
+(the next sentence arrived after the audio before it had finished playing), total stall time
+per caller, callers refused with `busy`, and aggregate audio seconds per wall second.
 
-    python -m bench.concurrency [--levels 1,2,4,8] [--runs N] [--quick]
-                                [--server-env KOKORO_SYNTH_WORKERS=2] [--base-url URL]
+- Starts: `staggered` (caller i starts at i x A / N, A = one answer's audio length: the
+  realistic case, callers arriving while others are mid-answer, about N answers playing at
+  once) and `simultaneous` (all at the same moment).
+- Configurations, each its own server started here, measured side by side in one run (runs
+  interleaved level by level): `fifo` and `deadline` scheduling with admission by session
+  count only, and `deadline+admission` (deadline scheduling plus the load check,
+  KOKORO_MAX_LOAD=1), with staggered starts only (simultaneous callers all connect before
+  anyone speaks).
+- The same sweep with the tone test double (devkit/tone.py: sine audio, a fixed
+  sleep per sentence instead of the model) at 16-32 callers, where the CPU is not the limit,
+  to show the policy itself.
+
+    python -m bench.concurrency [--levels 1,2,3,4,6,8] [--tone-levels 1,16,24,32]
+        [--tone-delay-ms 30] [--starts staggered,simultaneous]
+        [--configs fifo,deadline,deadline+admission] [--engines model,tone] [--runs N] [--quick]
+        [--server-env KOKORO_SYNTH_WORKERS=2] [--base-url URL]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
+import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from websockets.exceptions import ConnectionClosed
 
 from bench import plots
 from bench.common import (
@@ -33,19 +54,41 @@ from bench.common import (
 )
 from bench.engine_bench import server_providers
 from bench.machine import machine_info
-from bench.stats import median, summarize
+from bench.playback import caller_record, play, summarize_level
+from devkit.local_stack import tts_server
+from devkit.paths import OUT_DIR
+from devkit.tts_client import TransportStreamError
 
 NAME = "concurrency"
+START: dict[str, Any] = {"audio_format": "pcm", "sample_rate": 24000}
+STARTS = ("staggered", "simultaneous")
+CONFIGS: dict[str, dict[str, str]] = {
+    "fifo": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "0"},
+    "deadline": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
+    "deadline+admission": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
+}
+ADMISSION = "deadline+admission"
+AS_DEPLOYED = "as deployed"  # a server this script did not start: its own settings
+MODEL, TONE = "real model", "tone double"
+ENGINES = ("model", "tone")
 
 
-def parse_levels(raw: str) -> list[int]:
+def parse_levels(raw: str, flag: str = "--levels") -> list[int]:
     try:
         levels = [int(x) for x in raw.split(",") if x.strip()]
     except ValueError as exc:
-        raise BenchError(f"--levels must be comma-separated integers, got {raw!r}") from exc
+        raise BenchError(f"{flag} must be comma-separated integers, got {raw!r}") from exc
     if not levels or any(n < 1 for n in levels):
-        raise BenchError(f"--levels needs positive integers, got {raw!r}")
+        raise BenchError(f"{flag} needs positive integers, got {raw!r}")
     return sorted(set(levels))
+
+
+def parse_choices(raw: str, allowed: tuple[str, ...], flag: str) -> list[str]:
+    chosen = [x.strip() for x in raw.split(",") if x.strip()]
+    unknown = [x for x in chosen if x not in allowed]
+    if not chosen or unknown:
+        raise BenchError(f"{flag} takes a comma-separated subset of {', '.join(allowed)}")
+    return [x for x in allowed if x in chosen]
 
 
 def parse_env(pairs: list[str]) -> dict[str, str]:
@@ -54,91 +97,256 @@ def parse_env(pairs: list[str]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.startswith("KOKORO_"):
             raise BenchError(f"--server-env takes KOKORO_NAME=VALUE, got {pair!r}")
+        if key in CONFIGS["fifo"]:
+            raise BenchError(f"{key} is what --configs varies; it cannot be fixed here")
         env[key] = value
     return env
 
 
-def build_modes(target: Target, paragraph: str, levels: list[int]) -> dict[str, RunOnce]:
-    def level(n: int) -> RunOnce:
-        async def run() -> Sample:
-            t0 = time.perf_counter()
-            results = await asyncio.gather(*(target.stream([paragraph]) for _ in range(n)))
-            wall = time.perf_counter() - t0
-            for r in results:
-                if r.errors or r.first_audio_s is None:
-                    raise BenchError(f"a session failed at {n} sessions: {r.errors}")
-            ttfa = [r.first_audio_s for r in results if r.first_audio_s is not None]
-            audio_s = sum(s.complete.get("duration_s", 0.0) for r in results for s in r.sentences)
-            synth_s = (
-                sum(s.complete.get("synth_ms", 0.0) for r in results for s in r.sentences) / 1000
-            )
-            return {
-                "sessions": n,
-                "ttfa_s": ttfa,
-                "session_total_s": [r.total_s for r in results],
-                "total_s": wall,
-                "audio_s": audio_s,
-                "model_s": synth_s,
-                "summary": f"TTFA median {median(ttfa) * 1000:.0f} ms, max "
-                f"{max(ttfa) * 1000:.0f} ms; {audio_s / wall:.2f} audio s per wall s",
-            }
+def offsets(n: int, start: str, answer_s: float) -> list[float]:
+    """When each caller starts, in seconds: staggered callers keep about N answers playing."""
+    return [i * answer_s / n if start == "staggered" else 0.0 for i in range(n)]
 
-        return run
 
-    return {f"{n} sessions": level(n) for n in levels}
+@dataclass
+class Server:
+    config: str
+    target: Target
+    guard_decisions: Callable[[], int] = lambda: 0  # tone double only: read in process
+
+
+async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any]:
+    """One caller: wait for its start, stream the paragraph, replay what it received."""
+    await asyncio.sleep(offset_s)
+    try:
+        result = await target.stream([paragraph], **START)
+    except ConnectionClosed as exc:  # WebSocket: `busy` closes with 1013 (try again later)
+        if exc.rcvd is not None and exc.rcvd.code == 1013:
+            return caller_record(None, offset_s)
+        raise BenchError(f"a session failed: {exc}") from exc
+    except TransportStreamError as exc:  # SageMaker: the error event ends the stream
+        if str(exc).startswith("busy"):
+            return caller_record(None, offset_s)
+        raise BenchError(f"a session failed: {exc}") from exc
+    if any(e.get("code") == "busy" for e in result.errors):
+        return caller_record(None, offset_s)
+    if result.errors or not result.sentences:
+        raise BenchError(f"a session failed: {result.errors or 'no audio'}")
+    played = play(
+        [s.first_byte_s or 0.0 for s in result.sentences],
+        [s.complete.get("duration_s", 0.0) for s in result.sentences],
+    )
+    return caller_record(played, offset_s)
+
+
+def level_run(
+    server: Server, engine: str, paragraph: str, n: int, start: str, answer_s: float
+) -> RunOnce:
+    async def run() -> Sample:
+        guards = server.guard_decisions()
+        t0 = time.perf_counter()
+        callers = await asyncio.gather(
+            *(call(server.target, paragraph, at) for at in offsets(n, start, answer_s))
+        )
+        wall = time.perf_counter() - t0
+        admitted = [c for c in callers if not c["refused"]]
+        stalls = sum(c["stalls"] for c in admitted)
+        return {
+            "engine": engine,
+            "start": start,
+            "sessions": n,
+            "config": server.config,
+            "callers": callers,
+            "wall_s": wall,
+            "audio_s": sum(c["audio_s"] for c in admitted),
+            "guard_decisions": server.guard_decisions() - guards,
+            "summary": f"{len(admitted)}/{n} admitted, TTFA max "
+            f"{max((c['ttfa_s'] for c in admitted), default=0) * 1000:.0f} ms, {stalls} stalls",
+        }
+
+    return run
+
+
+def mode_name(engine: str, start: str, n: int, config: str) -> str:
+    return f"{engine} | {start} | {n} sessions | {config}"
+
+
+def build_modes(
+    engine: str,
+    servers: list[Server],
+    paragraph: str,
+    levels: list[int],
+    starts: list[str],
+    answer_s: float,
+) -> dict[str, RunOnce]:
+    """Level by level, every start and configuration next to each other (fair in time)."""
+    modes = {}
+    for n in levels:
+        for start in starts:
+            for server in servers:
+                if server.config == ADMISSION and start == "simultaneous":
+                    continue
+                modes[mode_name(engine, start, n, server.config)] = level_run(
+                    server, engine, paragraph, n, start, answer_s
+                )
+    return modes
 
 
 def analyse(samples: dict[str, list[Sample]]) -> list[dict[str, Any]]:
-    levels = []
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for runs in samples.values():
-        levels.append(
-            {
-                "sessions": runs[0]["sessions"],
-                "runs": len(runs),
-                "ttfa": summarize([t for r in runs for t in r["ttfa_s"]]),
-                "session_total": summarize([t for r in runs for t in r["session_total_s"]]),
-                "wall": summarize([r["total_s"] for r in runs]),
-                "throughput": summarize([r["audio_s"] / r["total_s"] for r in runs]),
-                "model_busy": summarize([r["model_s"] / r["total_s"] for r in runs]),
-                "samples": runs,
-            }
-        )
-    return levels
+        key = (runs[0]["engine"], runs[0]["start"])
+        groups.setdefault(key, []).append(summarize_level(runs))
+    return [
+        {"engine": engine, "start": start, "rows": rows} for (engine, start), rows in groups.items()
+    ]
 
 
-async def measure(
-    args: argparse.Namespace, target: Target, runs: int, levels: list[int], env: dict[str, str]
-) -> dict[str, Any]:
+@contextlib.contextmanager
+def model_servers(
+    args: argparse.Namespace, env: dict[str, str], configs: list[str]
+) -> Iterator[list[Server]]:
+    """One real server per configuration (started here), or the given remote one."""
+    if args.base_url or args.transport == "sagemaker":
+        with open_target(args, env=env) as target:
+            yield [Server(AS_DEPLOYED, target)]
+        return
+    with contextlib.ExitStack() as stack:
+        servers = []
+        for config in configs:
+            print(f"Starting the Kokoro server for {config} (real Kokoro-82M, CPU) ...")
+            log = OUT_DIR / f"bench-server-{config.replace('+', '-')}.log"
+            base_url = stack.enter_context(
+                tts_server(env={**env, **CONFIGS[config]}, timeout_s=300.0, log_path=log)
+            )
+            description = "real servers (container/serve) on 127.0.0.1, one per configuration"
+            servers.append(Server(config, Target("local", base_url, description)))
+        yield servers
+
+
+@contextlib.contextmanager
+def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
+    """Test double servers in this process: the real app and thread pool, tone for the model."""
+    import dataclasses
+
+    from devkit.loopback import AppServer
+    from devkit.tone import ToneSynthesisService
+    from kokoro_server.app import create_app
+    from kokoro_server.config import Settings
+
+    with contextlib.ExitStack() as stack:
+        # In process, the app's warnings (a refused session) would land between the tables.
+        app_log = logging.getLogger("kokoro")
+        stack.callback(app_log.setLevel, app_log.level)
+        app_log.setLevel(logging.ERROR)
+        servers = []
+        for config in configs:
+            settings = dataclasses.replace(
+                Settings(host="127.0.0.1", max_sessions=256),
+                scheduler=CONFIGS[config]["KOKORO_SCHEDULER"],
+                max_load=float(CONFIGS[config]["KOKORO_MAX_LOAD"]),
+            )
+            service = ToneSynthesisService(settings, delay_s=delay_s)
+            service.load()
+            stack.callback(service.shutdown)
+            app = create_app(settings, service)
+            srv = stack.enter_context(AppServer(app, ws="websockets-sansio"))
+            target = Target("local", srv.http, "tone double (test double) in process")
+            servers.append(Server(config, target, lambda s=service: s.guard_decisions))
+        yield servers
+
+
+async def answer_length(servers: list[Server], paragraph: str) -> float:
+    """Warm-up: one solo caller per server; returns one answer's audio seconds."""
+    answers = []
+    for server in servers:
+        print(f"  warm-up: 1 caller on {server.config}", flush=True)
+        result = await server.target.stream([paragraph], **START)
+        if result.errors or not result.sentences:
+            raise BenchError(f"warm-up failed on {server.config}: {result.errors}")
+        answers.append(sum(s.complete.get("duration_s", 0.0) for s in result.sentences))
+    return answers[0]
+
+
+async def sweep(
+    engine: str,
+    servers: list[Server],
+    paragraph: str,
+    levels: list[int],
+    starts: list[str],
+    runs: int,
+) -> tuple[float, dict[str, list[Sample]]]:
+    print(f"\n{engine}: levels {levels}, starts {starts}, {runs} run(s) per level")
+    answer_s = await answer_length(servers, paragraph)
+    print(f"  one answer plays {answer_s:.2f} s")
+    modes = build_modes(engine, servers, paragraph, levels, starts, answer_s)
+    return answer_s, await run_interleaved(modes, runs, 0)
+
+
+def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[str, Any]:
     paragraph = read_paragraph()
-    modes = build_modes(target, paragraph, levels)
-    print(f"levels {levels}, {args.warmup} warm-up round(s) of 1 session, {runs} runs per level")
-    # Warm-up: one single session (warming every level would cost a whole extra sweep).
-    if args.warmup:
-        await run_interleaved({"warm-up": modes[f"{levels[0]} sessions"]}, 0, args.warmup)
-    samples = await run_interleaved(modes, runs, 0)
+    engines = parse_choices(args.engines, ENGINES, "--engines")
+    levels = parse_levels(args.levels or ("1,2" if args.quick else "1,2,3,4,6,8"))
+    tone_levels = parse_levels(
+        args.tone_levels or ("1,16" if args.quick else "1,16,24,32"), "--tone-levels"
+    )
+    starts = parse_choices(args.starts, STARTS, "--starts")
+    configs = parse_choices(args.configs, tuple(CONFIGS), "--configs")
+    if args.tone_delay_ms <= 0:
+        raise BenchError("--tone-delay-ms must be positive")
+    machine = machine_info(None)
+    target = {"kind": "local", "description": "tone double (test double) in this process"}
+    samples: dict[str, list[Sample]] = {}
+    answers: dict[str, float] = {}
+    if "model" in engines:
+        with model_servers(args, env, configs) as servers:
+            first = servers[0].target
+            machine = machine_info(server_providers() if first.same_machine else None)
+            target = {"kind": first.kind, "description": first.description}
+            answers[MODEL], found = asyncio.run(
+                sweep(MODEL, servers, paragraph, levels, starts, runs)
+            )
+            samples.update(found)
+    if "tone" in engines:
+        with tone_servers(configs, args.tone_delay_ms / 1000) as servers:
+            answers[TONE], found = asyncio.run(
+                sweep(TONE, servers, paragraph, tone_levels, starts, runs)
+            )
+            samples.update(found)
     return {
         "name": NAME,
         "quick": bool(args.quick),
         "runs": runs,
-        "warmup": args.warmup,
-        "target": {"kind": target.kind, "description": target.description},
+        "warmup": 1,
+        "target": target,
         "server_env": env,
-        "machine": machine_info(server_providers() if target.same_machine else None),
+        "configs": {c: CONFIGS[c] for c in configs},
+        "machine": machine,
+        "load_average_1m_at_end": os.getloadavg()[0],
         "text": {"chars": len(paragraph)},
-        "levels": analyse(samples),
+        "answer_s": answers,
+        "tone_delay_ms": args.tone_delay_ms if "tone" in engines else None,
+        "groups": analyse(samples),
     }
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__)
-    add_common_args(parser, default_runs=2)
-    parser.add_argument("--levels", default=None, help="session counts (default 1,2,4,8)")
+    add_common_args(parser, default_runs=1)
+    parser.add_argument("--levels", default=None, help="callers, real model (1,2,3,4,6,8)")
+    parser.add_argument("--tone-levels", default=None, help="callers, tone double (1,16,24,32)")
+    parser.add_argument(
+        "--tone-delay-ms", type=float, default=30.0, help="tone double's time per sentence"
+    )
+    parser.add_argument("--engines", default=",".join(ENGINES), help="model, tone or both")
+    parser.add_argument("--starts", default=",".join(STARTS))
+    parser.add_argument("--configs", default=",".join(CONFIGS))
     parser.add_argument(
         "--server-env",
         action="append",
         default=[],
         metavar="KOKORO_NAME=VALUE",
-        help="setting for the locally started server, e.g. KOKORO_SYNTH_WORKERS=2 (repeatable)",
+        help="setting for the locally started servers, e.g. KOKORO_SYNTH_WORKERS=2 (repeatable)",
     )
     return parser.parse_args(argv)
 
@@ -147,25 +355,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         runs = resolve_runs(args, quick_runs=1)
-        levels = parse_levels(args.levels or ("1,2,4" if args.quick else "1,2,4,8"))
         env = parse_env(args.server_env)
-        with open_target(args, env=env) as target:
-            result = asyncio.run(measure(args, target, runs, levels, env))
+        result = measure(args, runs, env)
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    settings = ", ".join(f"{k}={v}" for k, v in env.items()) or "default server settings"
-    publish(
-        args.results_dir,
-        NAME,
-        result,
-        lambda png: plots.concurrency_lines(
-            png,
-            f"Simultaneous sessions on {result['machine']['usable_cores']} cores ({settings})",
-            result["levels"],
-        ),
-    )
+    publish(args.results_dir, NAME, result, lambda png: plot(png, result, env))
     return 0
+
+
+def plot(png: Path, result: dict[str, Any], env: dict[str, str]) -> None:
+    settings = ", ".join(f"{k}={v}" for k, v in env.items()) or "default server settings"
+    machine = result["machine"]
+    load = machine.get("load_average_1m_at_start")
+    busy = f", load average {load:.1f} at start" if load is not None else ""
+    title = f"Callers on {machine['usable_cores']} cores{busy}: FIFO vs deadline ({settings})"
+    plots.playback_grid(png, title, result["groups"])
 
 
 if __name__ == "__main__":

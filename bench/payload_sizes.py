@@ -1,9 +1,12 @@
-"""Benchmark 3: bytes on the wire for the same audio, PCM / WAV / MP3, binary WS vs base64 SSE.
+"""Benchmark 3: bytes on the wire for the same audio per format, binary WS vs base64 SSE.
 
-The paragraph is streamed once per format (whole paragraph in one message, interleaved runs).
+Formats: PCM, WAV, MP3, G.711 mu-law and A-law (8 kHz; mu-law also in fixed 20 ms frames, as a
+telephony client would ask), Ogg Opus. The paragraph is streamed once per format (whole
+paragraph in one message, interleaved runs).
 For every binary WebSocket frame the server sent, the script also computes what the same audio
 costs as a base64 `audio` SSE event of the agent's contract (docs/agent.md), one event per
-frame, and the measured bitrate of each format (bytes x 8 / audio seconds).
+frame, and the measured bitrate of each format (bytes x 8 / audio seconds). `--sample-rate`
+applies to PCM, WAV and MP3; G.711 is 8 kHz and Opus 48 kHz by definition.
 
     python -m bench.payload_sizes [--runs N] [--quick] [--sample-rate 24000] [--base-url URL]
 """
@@ -35,11 +38,22 @@ from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import summarize
 from devkit.tts_client import StreamResult
-from kokoro_server.audio import SAMPLE_RATES
+from kokoro_server.audio import DEFAULT_RATES, SAMPLE_RATES
 from kokoro_server.engine import SAMPLE_RATE
 
 NAME = "payload_sizes"
-FORMATS = ("pcm", "wav", "mp3")
+# Each measured mode: the `start` options it sends (--sample-rate for pcm/wav/mp3, else the
+# format's own rate).
+FORMATS: dict[str, dict[str, Any]] = {
+    "pcm": {"format": "pcm"},
+    "wav": {"format": "wav"},
+    "mp3": {"format": "mp3"},
+    "ulaw": {"format": "ulaw"},
+    "alaw": {"format": "alaw"},
+    "ulaw/20ms": {"format": "ulaw", "frame_ms": 20},
+    "opus": {"format": "opus"},
+}
+RATE_FORMATS = ("pcm", "wav", "mp3")  # the formats --sample-rate applies to
 MP3_LABEL_KBPS = 48  # what the server asks LAME for (kokoro_server.audio.MP3_BITRATE_KBPS)
 PUBLIC_REFERENCE = {
     "mp3_labelled_48k_measured_kbps": 49.5,
@@ -71,21 +85,24 @@ def sse_audio_event_bytes(payload: int, index: int, fmt: str, sample_rate: int) 
     return len(f"data: {json.dumps(event)}\n\n".encode())
 
 
-def wire_sizes(result: StreamResult, fmt: str, sample_rate: int) -> dict[str, Any]:
+def wire_sizes(result: StreamResult, mode: str) -> dict[str, Any]:
     frames = [(s.index, n) for s in result.sentences for n in s.frame_sizes]
     audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
     audio_bytes = sum(n for _, n in frames)
     if not frames or audio_s <= 0:
-        raise BenchError(f"no audio received for format {fmt}")
+        raise BenchError(f"no audio received for format {mode}")
+    fmt, rate = result.sentences[0].format, result.sentences[0].sample_rate
+    ws_wire_bytes = sum(ws_frame_bytes(n) for _, n in frames)
+    sse_event_bytes = sum(sse_audio_event_bytes(n, i, fmt, rate) for i, n in frames)
     return {
-        "format": fmt,
-        "sample_rate": sample_rate,
+        "format": mode,
+        "sample_rate": rate,
         "audio_s": audio_s,
         "audio_bytes": audio_bytes,
         "frames": len(frames),
-        "ws_wire_bytes": sum(ws_frame_bytes(n) for _, n in frames),
+        "ws_wire_bytes": ws_wire_bytes,
         "base64_bytes": sum(base64_bytes(n) for _, n in frames),
-        "sse_event_bytes": sum(sse_audio_event_bytes(n, i, fmt, sample_rate) for i, n in frames),
+        "sse_event_bytes": sse_event_bytes,
         "bitrate_kbps": audio_bytes * 8 / audio_s / 1000,
         "per_sentence": [
             {
@@ -102,22 +119,28 @@ def wire_sizes(result: StreamResult, fmt: str, sample_rate: int) -> dict[str, An
 
 
 def build_modes(target: Target, paragraph: str, sample_rate: int) -> dict[str, RunOnce]:
-    def one(fmt: str) -> RunOnce:
+    def one(mode: str, options: dict[str, Any]) -> RunOnce:
         async def run() -> Sample:
-            result = await target.stream([paragraph], audio_format=fmt, sample_rate=sample_rate)
+            fmt = options["format"]
+            result = await target.stream(
+                [paragraph],
+                audio_format=fmt,
+                sample_rate=sample_rate if fmt in RATE_FORMATS else DEFAULT_RATES[fmt],
+                frame_ms=options.get("frame_ms"),
+            )
             if result.errors:
-                raise BenchError(f"server errors for {fmt}: {result.errors}")
+                raise BenchError(f"server errors for {mode}: {result.errors}")
             if result.first_audio_s is None:
-                raise BenchError(f"no audio for {fmt}")
+                raise BenchError(f"no audio for {mode}")
             return {
                 "ttfa_s": result.first_audio_s,
                 "total_s": result.total_s,
-                "sizes": wire_sizes(result, fmt, sample_rate),
+                "sizes": wire_sizes(result, mode),
             }
 
         return run
 
-    return {fmt: one(fmt) for fmt in FORMATS}
+    return {mode: one(mode, options) for mode, options in FORMATS.items()}
 
 
 def analyse(samples: dict[str, list[Sample]]) -> dict[str, Any]:

@@ -53,26 +53,30 @@ def payload_bars(path: Path, title: str, formats: list[dict[str, Any]]) -> None:
     plt.close(fig)
 
 
-def concurrency_lines(path: Path, title: str, levels: list[dict[str, Any]]) -> None:
-    n = [lv["sessions"] for lv in levels]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    left.plot(n, [lv["ttfa"]["median"] * 1000 for lv in levels], "o-", label="TTFA p50")
-    left.plot(n, [lv["ttfa"]["p95"] * 1000 for lv in levels], "s--", label="TTFA p95")
-    left.set_xlabel("simultaneous sessions")
-    left.set_ylabel("ms")
-    left.set_xticks(n)
-    left.set_ylim(bottom=0)
-    left.legend()
-    left.set_title("time to first audio")
-    right.plot(n, [lv["throughput"]["median"] for lv in levels], "o-", color="tab:green")
-    right.axhline(1.0, color="gray", linestyle=":", label="real time")
-    right.set_xlabel("simultaneous sessions")
-    right.set_ylabel("audio seconds per wall second")
-    right.set_xticks(n)
-    right.set_ylim(bottom=0)
-    right.legend()
-    right.set_title("aggregate throughput")
+def playback_grid(path: Path, title: str, groups: list[dict[str, Any]]) -> None:
+    """Per engine and start pattern (rows): TTFA p95, stall time, stalled callers, throughput
+    against the number of callers, one line per scheduler configuration."""
+    panels = (
+        ("TTFA p95 (ms)", lambda r: r["ttfa"]["p95"] * 1000 if r["ttfa"] else None),
+        ("stall s per caller (mean)", lambda r: r["stall_s_mean"]),
+        ("callers stalled (%)", lambda r: 100 * r["stalled_callers"] / r["callers"]),
+        ("audio s / wall s", lambda r: r["throughput"]),
+    )
+    fig, axes = plt.subplots(
+        len(groups), len(panels), figsize=(16, 3.2 * len(groups) + 0.8), squeeze=False
+    )
+    for row_axes, group in zip(axes, groups, strict=True):
+        configs = list(dict.fromkeys(r["config"] for r in group["rows"]))
+        for ax, (label, value) in zip(row_axes, panels, strict=True):
+            for config in configs:
+                rows = [r for r in group["rows"] if r["config"] == config]
+                points = [(r["sessions"], value(r)) for r in rows if value(r) is not None]
+                ax.plot([p[0] for p in points], [p[1] for p in points], "o-", label=config)
+            ax.set_title(f"{group['engine']}, {group['start']}: {label}", fontsize=9)
+            ax.set_xlabel("callers")
+            ax.set_ylim(bottom=0)
+            ax.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -88,7 +88,13 @@ def _details(name: str, result: dict[str, Any]) -> list[str]:
     if name == "concurrency":
         env = result.get("server_env") or {}
         settings = ", ".join(f"`{k}={v}`" for k, v in env.items()) or "default server settings"
-        return [f"Server settings: {settings}."]
+        answers = ", ".join(f"{v:.2f} s ({k})" for k, v in result["answer_s"].items())
+        tone = result.get("tone_delay_ms")
+        return [
+            f"Server settings: {settings}. One answer plays {answers}"
+            + (f"; the tone double sleeps {tone:g} ms per sentence" if tone else "")
+            + f". 1-min load average at the end: {result['load_average_1m_at_end']:.2f}."
+        ]
     return []
 
 

@@ -73,9 +73,12 @@ def payload_tables(result: dict[str, Any]) -> list[Table]:
         "SSE event bytes",
         "SSE / WS",
         "bitrate kbps",
+        "WS bytes / audio s",
+        "SSE bytes / audio s",
     ]
     rows = []
     for f in result["formats"]:
+        audio_s = f["audio_s"]
         rows.append(
             [
                 f["format"],
@@ -86,6 +89,8 @@ def payload_tables(result: dict[str, Any]) -> list[Table]:
                 f"{f['sse_event_bytes']:,}",
                 f"{f['sse_event_bytes'] / f['ws_wire_bytes']:.3f}",
                 f"{f['bitrate_kbps']:.1f}",
+                f"{f['ws_wire_bytes'] / audio_s:,.0f}",
+                f"{f['sse_event_bytes'] / audio_s:,.0f}",
             ]
         )
     tables = [Table("Bytes for the same audio, per format and transport", headers, rows)]
@@ -106,34 +111,46 @@ def payload_tables(result: dict[str, Any]) -> list[Table]:
 
 
 def concurrency_tables(result: dict[str, Any]) -> list[Table]:
+    """One table per engine and start pattern; rows: callers x scheduler configuration."""
     headers = [
-        "sessions",
-        "runs",
+        "callers",
+        "scheduler",
+        "admitted",
         "TTFA p50",
         "TTFA p95",
-        "TTFA max",
-        "session total p50",
-        "wall p50",
-        "audio s / wall s (median)",
-        "model busy (median)",
+        "p95 / solo",
+        "callers stalled",
+        "stalls",
+        "stall s / caller (mean)",
+        "stall s (max)",
+        "audio s / wall s",
     ]
-    rows = []
-    for level in result["levels"]:
-        ttfa, total = level["ttfa"], level["session_total"]
-        rows.append(
-            [
-                str(level["sessions"]),
-                str(level["runs"]),
-                _ms(ttfa["median"]),
-                _ms(ttfa["p95"]),
-                _ms(ttfa["max"]),
-                _ms(total["median"]),
-                _ms(level["wall"]["median"]),
-                f"{level['throughput']['median']:.2f}",
-                f"{level['model_busy']['median']:.2f}",
-            ]
-        )
-    return [Table("Simultaneous sessions, each streaming the paragraph (ms)", headers, rows)]
+    tables = []
+    for group in result["groups"]:
+        solo = {r["config"]: r["ttfa"] for r in group["rows"] if r["sessions"] == 1 and r["ttfa"]}
+        rows = []
+        for row in group["rows"]:
+            ttfa, admitted = row["ttfa"], row["callers"] - row["refused"]
+            reference = solo.get(row["config"])
+            ratio = ttfa["p95"] / reference["p95"] if ttfa and reference else None
+            rows.append(
+                [
+                    str(row["sessions"]),
+                    row["config"],
+                    f"{admitted}/{row['callers']}",
+                    _ms(ttfa["median"] if ttfa else None),
+                    _ms(ttfa["p95"] if ttfa else None),
+                    _ratio(ratio),
+                    f"{row['stalled_callers']}/{admitted}",
+                    str(row["stalls"]),
+                    f"{row['stall_s_mean']:.2f}",
+                    f"{row['stall_s_max']:.2f}",
+                    f"{row['throughput']:.2f}",
+                ]
+            )
+        title = f"{group['engine'].capitalize()}, {group['start']} starts (TTFA in ms)"
+        tables.append(Table(title, headers, rows))
+    return tables
 
 
 def agent_tables(result: dict[str, Any]) -> list[Table]:

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import json
 import statistics
+import struct
 import sys
 import time
 import uuid
@@ -91,15 +92,39 @@ class InvocationResult:
                 self.total_ms = self._ms()
 
     def write_wav(self, path: Path) -> None:
-        """One file for the whole answer: PCM and per-sentence WAVs are joined into one WAV;
-        MP3 sentences are concatenated (MP3 is frame-based, so that plays as one file)."""
-        if self.audio_format == "mp3":
+        """One file for the whole answer: PCM and per-sentence WAVs are joined into one WAV,
+        G.711 goes into a mu-law/A-law WAV; MP3 sentences are concatenated (MP3 is frame
+        based) and so are Ogg Opus sentences (one stream each: a chained Ogg file)."""
+        if self.audio_format in ("mp3", "opus"):
             path.write_bytes(self.pcm())
+            return
+        if self.audio_format in G711_WAVE_FORMATS:
+            path.write_bytes(g711_wav(self.pcm(), self.audio_format, self.sample_rate))
             return
         frames = self.pcm()
         if self.audio_format == "wav":
             frames = wav_frames(bytes(self.audio[i]) for i in sorted(self.audio))
         write_wav(path, frames, self.sample_rate)
+
+
+G711_WAVE_FORMATS = {"ulaw": 7, "alaw": 6}  # WAVE_FORMAT_MULAW / WAVE_FORMAT_ALAW
+FILE_SUFFIXES = {"mp3": "mp3", "opus": "opus"}  # every other format is saved as WAV
+
+
+def g711_wav(data: bytes, fmt: str, sample_rate: int) -> bytes:
+    """A WAV file around 8-bit G.711 (Python's wave module writes PCM only)."""
+    fmt_chunk = struct.pack(
+        "<HHIIHHH", G711_WAVE_FORMATS[fmt], 1, sample_rate, sample_rate, 1, 8, 0
+    )
+    fact = struct.pack("<I", len(data))  # non-PCM WAVs carry their sample count
+    pad = b"\0" * (len(data) % 2)
+    chunks = [
+        b"fmt " + struct.pack("<I", len(fmt_chunk)) + fmt_chunk,
+        b"fact" + struct.pack("<I", len(fact)) + fact,
+        b"data" + struct.pack("<I", len(data)) + data + pad,
+    ]
+    body = b"WAVE" + b"".join(chunks)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
 def is_terminal(event: dict[str, Any]) -> bool:

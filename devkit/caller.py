@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from devkit.agent_client import (
+    FILE_SUFFIXES,
     InvocationResult,
     compare_modes,
     compare_table,
@@ -145,14 +146,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--mode", choices=["stream", "batch"], default="stream")
     p.add_argument("--voice")
-    p.add_argument("--format", choices=["pcm", "wav", "mp3"], default="pcm")
-    p.add_argument("--out", default="agent_answer.wav", help="WAV file for the audio")
+    p.add_argument("--format", choices=["pcm", "wav", "mp3", "ulaw", "alaw", "opus"], default="pcm")
+    p.add_argument(
+        "--out", help="audio file (default agent_answer.wav, .mp3 for mp3, .opus for opus)"
+    )
     p.add_argument("--compare", action="store_true", help="stream vs batch side by side")
     p.add_argument("--runs", type=int, default=3, help="runs per mode with --compare")
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be >= 1")
     args.prompt = args.prompt or [DEFAULT_PROMPT]
+    if args.out is None:
+        args.out = f"agent_answer.{FILE_SUFFIXES.get(args.format, 'wav')}"
     played = args.captions or args.interrupt_after_ms is not None
     if args.interrupt_after_ms is not None and args.interrupt_after_ms < 0:
         p.error("--interrupt-after-ms must be >= 0")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from devkit.text import deltas_at
-from voice_agent.tts.base import TtsAudio, TtsControl, TtsFailure, TtsTransport
+from voice_agent.tts.base import ProtocolMessages, TtsAudio, TtsControl, TtsFailure, TtsTransport
 from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
 from voice_agent.tts.websocket import WebSocketTts
 
@@ -72,6 +72,7 @@ async def stream_session(
     voice: str | None = None,
     audio_format: str = "pcm",
     sample_rate: int = DEFAULT_SAMPLE_RATE,
+    frame_ms: int | None = None,
     timeout_s: float = 300.0,
 ) -> StreamResult:
     """One session: send `deltas` (paced at tokens_per_s if given), close, collect the audio.
@@ -79,6 +80,10 @@ async def stream_session(
     Times count from the first delta sent, so opening the session is not time to first audio.
     """
     session = await transport.open_session(voice, audio_format, sample_rate)
+    if frame_ms is not None:  # telephony framing: no agent asks for it, so no open_session field
+        if not isinstance(session, ProtocolMessages):
+            raise TransportStreamError(f"{transport.name} cannot set frame_ms")
+        await session.update_defaults(frame_ms=frame_ms)
     result = StreamResult()
     t0 = time.perf_counter()
 

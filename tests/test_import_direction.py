@@ -1,5 +1,6 @@
 """Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke,
-playground, tests; stacks, devkit <- fetch_weights.
+playground, tests; stacks, devkit <- fetch_weights; the Pipecat package (pipecat_kokoro) imports
+none of them, and its example bot only devkit.
 
 The two runtime packages ship in separate images, so neither imports the other, nor any
 tool package; devkit imports no consumer of its own. The smoke check (run from .venv after a
@@ -23,6 +24,9 @@ PACKAGES = {
     "smoke": REPO_ROOT / "smoke",
     "playground": REPO_ROOT / "playground",
     "fetch_weights": REPO_ROOT / "fetch_weights",
+    "bench": REPO_ROOT / "bench",
+    "pipecat_kokoro": REPO_ROOT / "integrations" / "pipecat" / "src" / "pipecat_kokoro",
+    "examples": REPO_ROOT / "examples",
 }
 TOOLS = {
     "devkit",
@@ -34,6 +38,7 @@ TOOLS = {
     "teardown",
     "playground",
     "fetch_weights",
+    "examples",
 }
 FORBIDDEN = {
     "kokoro_server": TOOLS | {"voice_agent"},
@@ -47,6 +52,10 @@ FORBIDDEN = {
     # `make weights`: the manifest and download code of stacks, the cache of devkit.
     "fetch_weights": TOOLS - {"fetch_weights", "stacks", "devkit"}
     | {"kokoro_server", "voice_agent"},
+    "bench": TOOLS - {"bench", "devkit", "examples"},
+    # Published on its own: nothing of this repository, only its own declared dependencies.
+    "pipecat_kokoro": TOOLS | {"kokoro_server", "voice_agent"},
+    "examples": TOOLS - {"examples", "devkit"} | {"kokoro_server", "voice_agent"},
 }
 
 

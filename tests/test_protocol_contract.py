@@ -2,7 +2,7 @@
 (kokoro_server.protocol) round-trips through the agent's client decoders (the WebSocket
 text-frame decoder and the SageMaker response-stream decoder), and both sides name the same
 message types and the same default sample rate. The two packages share no import, so this
-test is where they meet."""
+test is where they meet; so does the Pipecat package's own client side."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 )
 
 from kokoro_server import protocol
+from kokoro_server.audio import RATES
 from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE
 from kokoro_server.messages import ClientType, ServerType
+from pipecat_kokoro import protocol as pipecat_protocol
 from voice_agent.tts.base import (
     FrameDecoder,
     TtsAudio,
@@ -143,3 +145,44 @@ def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
     start = protocol.parse_message(start_message(None, "pcm", 24000, speed=1.5), 100)
     assert start.options.speed == 1.5
     assert protocol.parse_message(start_message(None, "pcm", 24000), 100).options.speed is None
+
+
+# The Pipecat package (integrations/pipecat) is the third client: it ships on its own, so it
+# spells the protocol out itself; here it meets the server's builders and parser.
+
+
+@pytest.mark.parametrize("kind", [k for k in ServerType if k != ServerType.WORDS], ids=str)
+def test_pipecat_decoder_reads_each_server_message(kind: ServerType) -> None:
+    control = pipecat_protocol.decode_text_frame(BUILT[kind])
+    assert control.type == kind.value
+    assert control.message == json.loads(BUILT[kind])
+
+
+def test_pipecat_reads_the_servers_words() -> None:
+    control = pipecat_protocol.decode_text_frame(BUILT[ServerType.WORDS])
+    words = pipecat_protocol.words_of(control)
+    assert [(w.text, w.start_s, w.end_s) for w in words] == [
+        (w.text, w.start_ms / 1000, w.end_ms / 1000) for w in WORDS.words
+    ]
+
+
+def test_the_servers_parser_accepts_what_pipecat_sends() -> None:
+    start = protocol.parse_message(
+        pipecat_protocol.start_message(voice="jf_alpha", speed=1.2, sample_rate=16000), 100
+    )
+    assert start.type == ClientType.START and start.word_timestamps is True
+    assert (start.options.voice, start.options.speed, start.options.format) == (
+        "jf_alpha",
+        1.2,
+        "pcm",
+    )
+    assert start.options.sample_rate == 16000
+    text = protocol.parse_message(pipecat_protocol.text_message("Hi."), 100)
+    assert (text.type, text.text) == (ClientType.TEXT, "Hi.")
+    for kind in ("flush", "cancel", "close"):
+        assert protocol.parse_message(pipecat_protocol.control_message(kind), 100).type == kind
+
+
+def test_pipecat_asks_only_for_rates_the_server_produces() -> None:
+    assert set(pipecat_protocol.SERVER_SAMPLE_RATES) == set(RATES["pcm"])
+    assert pipecat_protocol.NATIVE_SAMPLE_RATE == SAMPLE_RATE

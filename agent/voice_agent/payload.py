@@ -10,7 +10,10 @@ from typing import Any
 from .tts.messages import SPEED_RANGE
 
 MODES = ("stream", "batch")
-FORMATS = ("pcm", "wav", "mp3")
+FORMATS = ("pcm", "wav", "mp3", "ulaw", "alaw", "opus")
+# Formats with one sample rate only (G.711 is 8 kHz; Ogg Opus decodes at 48 kHz): the TTS
+# server refuses any other, so the agent's configured rate applies to pcm/wav/mp3 alone.
+FIXED_RATES = {"ulaw": 8000, "alaw": 8000, "opus": 48000}
 MAX_PROMPT_CHARS = 8000
 MAX_SESSION_ID_CHARS = 256  # AgentCore's own limit for runtimeSessionId
 _KNOWN = {"prompt", "mode", "voice", "format", "speed", "session_id", "interrupted"}
@@ -119,3 +122,8 @@ def _check_unicode(name: str, value: str) -> None:
         raise PayloadError(
             f"'{name}' is not valid Unicode: unpaired surrogate at position {exc.start}"
         ) from None
+
+
+def tts_sample_rate(fmt: str, configured: int) -> int:
+    """The sample rate to ask the TTS for in this format."""
+    return FIXED_RATES.get(fmt, configured)

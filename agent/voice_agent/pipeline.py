@@ -32,7 +32,7 @@ from .events import (
     words_event,
 )
 from .llm import TextSource
-from .payload import Invocation
+from .payload import Invocation, tts_sample_rate
 from .speakable import SpeakableFilter
 from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
 from .tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
@@ -125,11 +125,12 @@ class VoicePipeline:
     async def run(
         self, inv: Invocation, history: History = NO_HISTORY
     ) -> AsyncGenerator[AgentEvent, None]:
+        rate = tts_sample_rate(inv.format, self.sample_rate)
         metrics = Metrics(
             mode=inv.mode,
             text_source=self.text_source.describe(),
             tts_transport=self.tts.name,
-            sample_rate=self.sample_rate,
+            sample_rate=rate,
             format=inv.format,
             history_turns=len(history.turns),
         )
@@ -137,7 +138,7 @@ class VoicePipeline:
             session = await asyncio.wait_for(
                 # Word timestamps always: the conversation remembers what was heard by them.
                 self.tts.open_session(
-                    inv.voice, inv.format, self.sample_rate, word_timestamps=True, speed=inv.speed
+                    inv.voice, inv.format, rate, word_timestamps=True, speed=inv.speed
                 ),
                 self.connect_timeout_s,
             )
@@ -248,7 +249,9 @@ class VoicePipeline:
                     if metrics.first_audio is None:
                         metrics.first_audio = time.perf_counter()
                     metrics.audio_bytes += len(event.data)
-                    fmt, rate = sentences.formats.get(event.index, (inv.format, self.sample_rate))
+                    fmt, rate = sentences.formats.get(
+                        event.index, (inv.format, metrics.sample_rate)
+                    )
                     queue.put_nowait(AudioEvent(event.index, fmt, rate, event.data))
                 elif isinstance(event, TtsFailure):
                     queue.put_nowait(_Fatal(event.code, event.message))
@@ -296,7 +299,7 @@ class VoicePipeline:
             offset = sentences.start(
                 index,
                 str(msg.get("format", inv.format)),
-                int(msg.get("sample_rate", self.sample_rate)),
+                int(msg.get("sample_rate", metrics.sample_rate)),
             )
             metrics.sentences += 1
             queue.put_nowait(sentence_event(index, str(msg.get("text", "")), offset))

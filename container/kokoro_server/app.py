@@ -9,7 +9,9 @@ Handlers only translate between HTTP/WebSocket and the session/synthesis objects
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,8 +23,9 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import audio, protocol
+from .capacity import over_capacity
 from .config import Settings
-from .engine import SAMPLE_RATE, UnknownVoiceError
+from .engine import UnknownVoiceError
 from .logs import fields
 from .messages import ClientType
 from .pronunciation import Lexicon, PronunciationError
@@ -66,6 +69,20 @@ class StarletteTransport:
 
 def _error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _refusal(settings: Settings, service: SynthesisService, sessions: set[Session]) -> str:
+    """Why a new session must get `busy` now (session limit or overload), or ""."""
+    if len(sessions) >= settings.max_sessions:
+        return f"server at its limit of {settings.max_sessions} sessions; retry later"
+    speaking = sum(1 for session in sessions if session.speaking)
+    streams = service.capacity_streams()
+    if over_capacity(speaking, streams, settings.max_load):
+        return (
+            f"server over capacity: {speaking} sessions speaking, synthesis sustains about "
+            f"{streams:.1f} real-time streams; retry later"
+        )
+    return ""
 
 
 def create_app(
@@ -112,6 +129,10 @@ def create_app(
             start = protocol.parse_message(
                 {**fields_, "type": ClientType.START}, settings.max_text_chars
             )
+            if start.options.frame_ms is not None:
+                raise ProtocolError("bad_parameter", "frame_ms applies to the stream route only")
+            fmt = start.options.format or "wav"
+            protocol.check_combination(dataclasses.replace(start.options, format=fmt))
         except ProtocolError as exc:
             return _error_response(400, exc.code, exc.message)
         if not service.ready:
@@ -131,24 +152,21 @@ def create_app(
         pieces = segmenter.feed(text) + segmenter.flush()
         if wants_phonemes:
             return await _phonemes_response(pieces, voice, lexicon)
-        fmt = start.options.format or "wav"
-        rate = start.options.sample_rate or SAMPLE_RATE
+        rate = start.options.sample_rate or audio.DEFAULT_RATES[fmt]
         speed = start.options.speed or 1.0
+        # PCM per sentence, encoded once: one WAV header, one MP3 or Ogg Opus stream.
+        pcm_rate = audio.pcm_rate(fmt, rate)
         try:
             pcm_parts = [
-                await service.synthesize(p, voice, speed, "pcm", rate, lexicon) for p in pieces
+                await service.synthesize(p, voice, speed, "pcm", pcm_rate, lexicon) for p in pieces
             ]
+            pcm = b"".join(part.data for part in pcm_parts)
+            data = (await asyncio.to_thread(audio.encode_pcm, pcm, fmt, rate)).data
         except PronunciationError as exc:
             return _error_response(400, "bad_parameter", str(exc))
         except Exception as exc:
             log.exception("one-shot synthesis failed")
             return _error_response(500, "internal", f"synthesis failed: {type(exc).__name__}")
-        pcm = b"".join(part.data for part in pcm_parts)
-        data = (
-            pcm
-            if fmt == "pcm"
-            else (audio.wav_bytes if fmt == "wav" else audio.mp3_bytes)(pcm, rate)
-        )
         headers = {
             "X-Sample-Rate": str(rate),
             "X-Audio-Duration-S": f"{sum(p.duration_s for p in pcm_parts):.3f}",
@@ -191,16 +209,13 @@ def create_app(
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms
         transport = StarletteTransport(websocket)
-        if len(active_sessions) >= settings.max_sessions:
-            await websocket.send_text(
-                protocol.error(
-                    "busy",
-                    f"server at its limit of {settings.max_sessions} sessions; retry later",
-                    fatal=True,
-                )
-            )
+        refusal = _refusal(settings, service, active_sessions)
+        if refusal:
+            await websocket.send_text(protocol.error("busy", refusal, fatal=True))
             await transport.close(1013, "busy")
-            log.warning("session refused", extra=fields(reason="busy", active=len(active_sessions)))
+            log.warning(
+                "session refused", extra=fields(reason=refusal, active=len(active_sessions))
+            )
             return
         try:
             engine = await service.wait_ready()

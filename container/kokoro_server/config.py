@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .scheduler import POLICIES
+
 
 def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
@@ -30,6 +32,13 @@ def _env_str(name: str, default: str) -> str:
     return os.environ.get(name) or default
 
 
+def _env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = _env_str(name, default)
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything tunable about the server. Defaults suit one SageMaker GPU instance."""
@@ -49,12 +58,19 @@ class Settings:
     cudnn_conv_algo_search: str = "HEURISTIC"  # EXHAUSTIVE re-tunes on every new input length
     ort_log_level: int = 3  # 1 (info) shows the Memcpy nodes the CUDA provider inserts
     synth_workers: int = 1  # parallel synthesis threads shared by all sessions
+    # Which sentence a free worker takes: "deadline" (earliest playback deadline first) or
+    # "fifo" (arrival order, for comparison). See scheduler.py.
+    scheduler: str = "deadline"
+    scheduler_max_overtakes: int = 32  # starvation guard: later jobs that may pass a sentence
     # Protocol limits.
     max_frame_bytes: int = 64 * 1024
     max_text_chars: int = 10_000  # one text message
     max_buffered_chars: int = 20_000  # unsentenced text held per session
     max_queued_sentences: int = 64  # sentences waiting for synthesis per session
     max_sessions: int = 32  # admission control: beyond this, new sessions get `busy`
+    # Admission control by load: `busy` while speaking sessions + 1 would exceed this times
+    # the measured real-time capacity (capacity.py); 0: by session count only.
+    max_load: float = 1.0
     idle_timeout_s: float = 300.0
     audio_frame_bytes: int = 16 * 1024  # binary frame size for audio
     max_segment_chars: int = 250  # segmenter split length, well under 510 phonemes
@@ -77,11 +93,16 @@ class Settings:
             ),
             ort_log_level=_env_int("KOKORO_ORT_LOG_LEVEL", cls.ort_log_level),
             synth_workers=_env_int("KOKORO_SYNTH_WORKERS", cls.synth_workers),
+            scheduler=_env_choice("KOKORO_SCHEDULER", cls.scheduler, POLICIES),
+            scheduler_max_overtakes=_env_int(
+                "KOKORO_SCHEDULER_MAX_OVERTAKES", cls.scheduler_max_overtakes
+            ),
             max_frame_bytes=_env_int("KOKORO_MAX_FRAME_BYTES", cls.max_frame_bytes),
             max_text_chars=_env_int("KOKORO_MAX_TEXT_CHARS", cls.max_text_chars),
             max_buffered_chars=_env_int("KOKORO_MAX_BUFFERED_CHARS", cls.max_buffered_chars),
             max_queued_sentences=_env_int("KOKORO_MAX_QUEUED_SENTENCES", cls.max_queued_sentences),
             max_sessions=_env_int("KOKORO_MAX_SESSIONS", cls.max_sessions),
+            max_load=_env_float("KOKORO_MAX_LOAD", cls.max_load),
             idle_timeout_s=_env_float("KOKORO_IDLE_TIMEOUT_S", cls.idle_timeout_s),
             audio_frame_bytes=_env_int("KOKORO_AUDIO_FRAME_BYTES", cls.audio_frame_bytes),
             max_segment_chars=_env_int("KOKORO_MAX_SEGMENT_CHARS", cls.max_segment_chars),

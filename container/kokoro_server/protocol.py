@@ -10,7 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .audio import FORMATS, SAMPLE_RATES
+from . import g711
+from .audio import DEFAULT_RATES, FORMATS, RATES, SAMPLE_RATES
 from .engine import MAX_SPEED, MIN_SPEED
 from .messages import ClientType, ServerType
 
@@ -35,6 +36,7 @@ class Options:
     speed: float | None = None
     format: str | None = None
     sample_rate: int | None = None
+    frame_ms: int | None = None  # G.711 only; 0 turns framing off
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,37 @@ def _sample_rate(obj: dict[str, Any]) -> int | None:
     return int(rate)
 
 
+def _frame_ms(obj: dict[str, Any]) -> int | None:
+    frame_ms = obj.get("frame_ms")
+    if frame_ms is None:
+        return None
+    if isinstance(frame_ms, bool) or frame_ms not in (0, *g711.FRAME_MS):
+        allowed = ", ".join(str(ms) for ms in g711.FRAME_MS)
+        raise ProtocolError("bad_parameter", f"frame_ms must be one of {allowed} (or 0: unframed)")
+    return int(frame_ms)
+
+
+def check_combination(options: Options) -> None:
+    """Format, sample rate and framing that only work together (after merging defaults)."""
+    fmt = options.format or "pcm"
+    rate = options.sample_rate
+    if rate is not None and rate not in RATES[fmt]:
+        allowed = " or ".join(str(r) for r in RATES[fmt])
+        raise ProtocolError(
+            "bad_parameter", f"format {fmt} needs sample_rate {allowed}, not {rate}"
+        )
+    if options.frame_ms and fmt not in g711.LAWS:
+        raise ProtocolError(
+            "bad_parameter", f"frame_ms applies to ulaw and alaw only, not {fmt} (send frame_ms 0)"
+        )
+
+
+def effective_rate(options: Options) -> int:
+    """The sample rate audio is sent at: the one asked for, else the format's default."""
+    fmt = options.format or "pcm"
+    return options.sample_rate or DEFAULT_RATES[fmt]
+
+
 def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
     """The shape of `lexicon`; its phonemes are checked against the model's vocabulary later."""
     lexicon = obj.get("lexicon")
@@ -156,7 +189,7 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
         request_id = obj.get("request_id")
         if request_id is not None and not isinstance(request_id, str | int):
             raise ProtocolError("bad_parameter", "request_id must be a string")
-        options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj))
+        options = Options(_voice(obj), _speed(obj), _format(obj), _sample_rate(obj), _frame_ms(obj))
         rid = None if request_id is None else _encodable(str(request_id)[:128], "request_id")
         word_timestamps = obj.get("word_timestamps")
         if word_timestamps is not None and not isinstance(word_timestamps, bool):

@@ -6,7 +6,9 @@ Three concurrent stages, joined by queues, so no stage waits on another's slow w
 
 - receive: parses frames, answers bad ones with non-fatal errors, feeds text to the segmenter
   and queues each sentence the moment it is complete.
-- synthesize: runs the model off the event loop, one sentence at a time, in order.
+- synthesize: runs the model off the event loop, one sentence at a time, in order. Each
+  sentence carries its playback deadline (scheduler.PlaybackClock): the service's scheduler
+  serves the sentence whose listener runs out of audio first, across all sessions.
 - send: writes `sentence_start`, `words` (v1.1, when asked for), the audio frames and
   `synthesis_complete` for each sentence, and `flushed` / `session_end` at their place.
 
@@ -19,21 +21,23 @@ the same lock before every frame, can never write audio of a dropped sentence af
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from . import protocol
+from . import audio, g711, protocol
 from .config import Settings
-from .engine import SAMPLE_RATE, UnknownVoiceError
+from .engine import UnknownVoiceError
 from .logs import fields
 from .messages import ClientType
 from .pronunciation import Lexicon, PronunciationError
 from .protocol import UTTERANCE, ClientMessage, Options, ProtocolError
+from .scheduler import PlaybackClock
 from .segmenter import SentenceSegmenter
-from .synthesis import SynthesisService, Synthesized
+from .synthesis import Dropped, SynthesisService, Synthesized
 
 log = logging.getLogger("kokoro.session")
 
@@ -57,7 +61,14 @@ class _Sentence:
     format: str
     sample_rate: int
     generation: int
+    frame_ms: int = 0
     queued_at: float = field(default_factory=time.perf_counter)
+    # Framing of the sentence queued right after this one, once it is (G.711 frame carry).
+    next_framing: tuple[object, ...] | None = None
+
+    @property
+    def framing(self) -> tuple[object, ...] | None:
+        return (self.generation, self.format, self.frame_ms) if self.frame_ms else None
 
 
 @dataclass
@@ -91,9 +102,8 @@ class Session:
         self.request_id: str | None = None
         self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
         self.word_timestamps = False  # v1.1: a `words` message before each sentence's audio
-        self.defaults = Options(
-            voice=default_voice, speed=1.0, format="pcm", sample_rate=SAMPLE_RATE
-        )
+        # sample_rate None: the format's default (24000 for pcm, 8000 for G.711, 48000 opus).
+        self.defaults = Options(voice=default_voice, speed=1.0, format="pcm", frame_ms=0)
         self.segmenter = SentenceSegmenter(
             first_clause=True,
             first_clause_min_chars=settings.first_clause_min_chars,
@@ -110,7 +120,10 @@ class Session:
         self.send_lock = asyncio.Lock()
         self.next_index = 0
         self.audio_s = 0.0
+        self.last_queued: _Sentence | None = None  # for next_framing
+        self.frame_carry = g711.FrameCarry()
         self.started_at = time.perf_counter()
+        self.playback = PlaybackClock()  # supplies each sentence's deadline
 
     # ---- public -------------------------------------------------------------------------
 
@@ -131,6 +144,11 @@ class Session:
                 audio_s=round(self.audio_s, 3),
                 seconds=round(time.perf_counter() - self.started_at, 3),
             )
+
+    @property
+    def speaking(self) -> bool:
+        """Whether this session still needs synthesis (admission control counts these)."""
+        return self.pending > 0 or self.segmenter.buffered_chars > 0
 
     # ---- receive ------------------------------------------------------------------------
 
@@ -170,9 +188,11 @@ class Session:
         """Apply one valid message. Returns True once the session is closing."""
         if msg.type == ClientType.START:
             await self._check_voice(msg.options.voice)
+            merged = _merge(self.defaults, msg.options)
+            protocol.check_combination(merged)  # before anything changes: refused whole
             if msg.lexicon is not None:
                 self.lexicon = await self._lexicon(msg.lexicon)
-            self.defaults = _merge(self.defaults, msg.options)
+            self.defaults = merged
             self.request_id = msg.request_id or self.request_id
             if msg.word_timestamps is not None:
                 await self._want_word_timestamps(msg.word_timestamps)
@@ -240,24 +260,28 @@ class Session:
             )
 
     def _enqueue_sentence(self, text: str, options: Options) -> None:
-        assert options.voice and options.speed and options.format and options.sample_rate
+        assert options.voice and options.speed and options.format
         self.pending += 1
-        self.inbox.put_nowait(
-            _Sentence(
-                text,
-                options.voice,
-                options.speed,
-                options.format,
-                options.sample_rate,
-                self.generation,
-            )
+        sentence = _Sentence(
+            text,
+            options.voice,
+            options.speed,
+            options.format,
+            protocol.effective_rate(options),
+            self.generation,
+            frame_ms=options.frame_ms or 0,
         )
+        if self.last_queued is not None:
+            self.last_queued.next_framing = sentence.framing
+        self.last_queued = sentence
+        self.inbox.put_nowait(sentence)
 
     def _enqueue_flush(self, marker: Literal["flush", "close"] = "flush") -> None:
         options = self.tail_options or self.defaults
         for piece in self.segmenter.flush():
             self._enqueue_sentence(piece, options)
         self.tail_options = None
+        self.last_queued = None  # a flush ends the stream of frames: pad, do not carry
         self.inbox.put_nowait(_Marker(marker, self.generation))
 
     async def _cancel(self) -> None:
@@ -267,6 +291,9 @@ class Session:
             dropped = self.pending
             self.pending = 0
             self.generation += 1
+            self.last_queued = None
+            self.playback.reset()  # the listener stopped: the next sentence is due at once
+            self.service.drop(self)
             await self._write_text(protocol.cancelled(dropped))
         self._log("cancelled", dropped=dropped)
 
@@ -278,6 +305,8 @@ class Session:
             if item.generation != self.generation:
                 continue  # dropped by a cancel
             if isinstance(item, _Marker):
+                # Only a failed sentence can leave a tail here: its audio has no window left.
+                self.frame_carry.tail = b""
                 await self.outbox.put((item, None))
                 if item.kind == "close":
                     return
@@ -285,8 +314,17 @@ class Session:
             result: Synthesized | _Failed
             try:
                 result = await self.service.synthesize(
-                    item.text, item.voice, item.speed, item.format, item.sample_rate, self.lexicon
+                    item.text,
+                    item.voice,
+                    item.speed,
+                    item.format,
+                    item.sample_rate,
+                    self.lexicon,
+                    deadline=self.playback.deadline(time.perf_counter()),
+                    owner=self,
                 )
+            except Dropped:
+                continue  # a cancel removed it from the queue
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
             except PronunciationError as exc:  # bad inline markup in this sentence
@@ -296,8 +334,19 @@ class Session:
                     "synthesis failed", extra=fields(session=self.id, text=item.text[:80])
                 )
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")
+            if isinstance(result, Synthesized) and item.frame_ms:
+                result = self._cut_frames(item, result)
             if item.generation == self.generation:
+                if isinstance(result, Synthesized):
+                    self.playback.queued(time.perf_counter(), result.duration_s)
                 await self.outbox.put((item, result))
+
+    def _cut_frames(self, item: _Sentence, result: Synthesized) -> Synthesized:
+        """Fixed G.711 frames; the remainder rides with the next sentence if one is queued."""
+        size = g711.frame_bytes(item.frame_ms)
+        more = item.next_framing is not None and item.next_framing == item.framing
+        data = self.frame_carry.cut(item.framing, result.data, size, item.format, more)
+        return dataclasses.replace(result, data=data, frame_sizes=(size,) * (len(data) // size))
 
     # ---- send ---------------------------------------------------------------------------
 
@@ -335,12 +384,12 @@ class Session:
                 await self._write_text(_words_message(index, result))
         first_byte_at: float | None = None
         step = self.settings.audio_frame_bytes
-        for offset in range(0, len(result.data), step):
+        for chunk in audio.frames(result.data, result.frame_sizes, step):
             # The lock is taken per frame so a cancel can cut in between frames.
             async with self.send_lock:
                 if item.generation != self.generation:
                     return
-                await self._write_bytes(result.data[offset : offset + step])
+                await self._write_bytes(chunk)
             first_byte_at = first_byte_at or time.perf_counter()
             # A write that fits the socket buffer never yields: without this, a whole
             # sentence went out before a pending cancel or disconnect was even read.
@@ -409,4 +458,5 @@ def _merge(base: Options, override: Options) -> Options:
         speed=override.speed if override.speed is not None else base.speed,
         format=override.format or base.format,
         sample_rate=override.sample_rate or base.sample_rate,
+        frame_ms=override.frame_ms if override.frame_ms is not None else base.frame_ms,
     )

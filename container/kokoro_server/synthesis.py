@@ -2,19 +2,25 @@
 
 `/ping` reports healthy only after the model loaded and a warm-up synthesis succeeded.
 Inference and encoding run in a small thread pool shared by all sessions, so the event loop
-(pings, WebSocket accepts, other sessions' sends) never waits on the model.
+(pings, WebSocket accepts, other sessions' sends) never waits on the model. The pool takes
+work in the order of the scheduler (scheduler.py): each request queues its job there and
+submits one "take the next job" task to the pool, so a free worker always runs whichever job
+the scheduler ranks first at that moment, not the oldest submission.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from . import audio
+from .capacity import CapacityMeter
 from .config import Settings
 from .engine import KokoroEngine
 from .frontend import TextFrontend
@@ -22,6 +28,7 @@ from .languages import LANGUAGES
 from .logs import fields
 from .model_files import locate
 from .pronunciation import Lexicon, load_lexicon_file
+from .scheduler import Scheduler
 from .spoken import Phonemized
 from .word_times import WordTiming
 
@@ -32,11 +39,12 @@ WARM_UP_TEXT = "Hello, this is a warm-up sentence."
 
 @dataclass(frozen=True)
 class Synthesized:
-    data: bytes  # encoded audio (pcm, wav or mp3)
+    data: bytes  # encoded audio in the asked format
     duration_s: float
     synth_ms: float  # model time
     encode_ms: float
     started_at: float  # perf_counter when a worker thread picked it up
+    frame_sizes: tuple[int, ...] = ()  # units a binary frame must not split (Ogg pages)
     words: tuple[WordTiming, ...] | None = None  # None: the model gives no durations
 
 
@@ -56,6 +64,32 @@ def load_languages(frontend: TextFrontend, voices: list[str]) -> None:
         log.warning("language unavailable", extra=fields(language=LANGUAGES[letter], error=problem))
 
 
+class Dropped(Exception):
+    """The job left the queue unrun because its owner cancelled (barge-in)."""
+
+
+@dataclass(frozen=True)
+class _Job:
+    run: Callable[[], Synthesized]
+    future: asyncio.Future[Synthesized]
+    loop: asyncio.AbstractEventLoop
+
+
+def _settle(job: _Job, result: Synthesized | None, error: BaseException | None) -> None:
+    """Hand a worker's outcome to the waiting coroutine, from any thread."""
+
+    def settle() -> None:
+        if job.future.done():  # its waiter was cancelled meanwhile
+            return
+        if error is not None:
+            job.future.set_exception(error)
+        else:
+            job.future.set_result(result)  # type: ignore[arg-type]
+
+    with contextlib.suppress(RuntimeError):  # the waiter's loop is already closed
+        job.loop.call_soon_threadsafe(settle)
+
+
 class SynthesisService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -66,6 +100,11 @@ class SynthesisService:
             max_workers=max(1, settings.synth_workers), thread_name_prefix="kokoro-synth"
         )
         self._ready = threading.Event()
+        self._lock = threading.Lock()  # guards the scheduler and the capacity meter
+        self._queue: Scheduler[_Job] = Scheduler(
+            settings.scheduler, settings.scheduler_max_overtakes
+        )
+        self.capacity = CapacityMeter(settings.synth_workers)
 
     @property
     def ready(self) -> bool:
@@ -120,10 +159,11 @@ class SynthesisService:
         speech = self.engine.synthesize_timed(text, voice, speed, **extra)
         samples = speech.audio
         synthesized = time.perf_counter()
-        data = audio.encode(samples, fmt, rate)
+        encoded = audio.encode(samples, fmt, rate)
         done = time.perf_counter()
         return Synthesized(
-            data=data,
+            data=encoded.data,
+            frame_sizes=encoded.frame_sizes,
             duration_s=audio.duration_s(samples),
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),
@@ -139,12 +179,77 @@ class SynthesisService:
         fmt: str,
         rate: int,
         lexicon: Lexicon | None = None,
+        *,
+        deadline: float | None = None,
+        owner: Hashable | None = None,
     ) -> Synthesized:
+        """Synthesize in a worker thread once the scheduler ranks this job first.
+
+        deadline: perf_counter time by which the audio is needed (default: now).
+        owner: the session; its jobs keep their order and `drop(owner)` removes them.
+        Raises Dropped if the job is dropped before it runs.
+        """
         await self.wait_ready()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor, self._run, text, voice, speed, fmt, rate, lexicon
+        job = _Job(
+            lambda: self._run(text, voice, speed, fmt, rate, lexicon), loop.create_future(), loop
         )
+        due = time.perf_counter() if deadline is None else deadline
+        with self._lock:
+            ticket = self._queue.push(object() if owner is None else owner, due, job)
+        try:
+            self._executor.submit(self._take_next)
+        except RuntimeError:  # shut down: nothing will ever take the job
+            with self._lock:
+                self._queue.discard(ticket)
+            raise
+        try:
+            return await job.future
+        except asyncio.CancelledError:  # the session went away: its job need not run
+            with self._lock:
+                self._queue.discard(ticket)
+            raise
+
+    def _take_next(self) -> None:
+        """Worker thread: run the job the scheduler ranks first (one call per queued job)."""
+        while True:
+            with self._lock:
+                job = self._queue.pop()
+            if job is None:  # its job was dropped or discarded: nothing left for this call
+                return
+            if not job.future.cancelled():  # a waiter that gave up needs no audio
+                break
+        try:
+            result = job.run()
+        except Exception as exc:
+            _settle(job, None, exc)
+            return
+        with self._lock:
+            self.capacity.record(result.duration_s, result.synth_ms / 1000)
+        _settle(job, result, None)
+
+    def drop(self, owner: Hashable) -> int:
+        """Remove an owner's queued jobs at once (barge-in); their waiters get Dropped."""
+        with self._lock:
+            jobs = self._queue.cancel(owner)
+        for job in jobs:
+            _settle(job, None, Dropped("cancelled before synthesis"))
+        return len(jobs)
+
+    def capacity_streams(self) -> float | None:
+        with self._lock:
+            return self.capacity.streams()
+
+    @property
+    def queued(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def guard_decisions(self) -> int:
+        """How often the starvation guard overrode the deadline order (for the benchmark)."""
+        with self._lock:
+            return self._queue.taken_by_guard
 
     async def phonemize(self, text: str, voice: str, lexicon: Lexicon | None) -> Phonemized:
         """What the model would be given for text, computed off the event loop."""
@@ -154,3 +259,9 @@ class SynthesisService:
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            jobs = []
+            while (job := self._queue.pop()) is not None:
+                jobs.append(job)
+        for job in jobs:  # an error, not Dropped: accepted text was not synthesized
+            _settle(job, None, RuntimeError("synthesis service shut down"))

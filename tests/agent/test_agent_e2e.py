@@ -10,8 +10,12 @@ from __future__ import annotations
 import array
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
+import av
+import numpy as np
 import pytest
+import soundfile as sf
 
 from devkit.agent_client import InvocationResult, invoke_http, invoke_ws
 from devkit.loopback import AppServer
@@ -85,3 +89,35 @@ def test_unknown_voice_ends_the_invocation_with_a_clear_error(agent_url: str) ->
     last = r.errors[-1]
     assert last["code"] == "tts_unknown_voice" and last["fatal"] is True
     assert "no_such_voice" in last["message"]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "transport", "subtype"),
+    [("ulaw", "sse", "ULAW"), ("alaw", "ws", "ALAW"), ("opus", "ws", "OPUS")],
+)
+def test_phone_and_browser_formats_reach_the_caller_as_playable_files(
+    agent_url: str, tmp_path: Path, fmt: str, transport: str, subtype: str
+) -> None:
+    """The agent asks the TTS for the format's own rate (8 kHz G.711, 48 kHz Opus; its
+    configured 24 kHz would be refused) and the caller's saved file plays in libsndfile."""
+    payload = {"prompt": "Where is my order?", "format": fmt}
+    if transport == "sse":
+        r = asyncio.run(invoke_http(agent_url, payload))
+    else:
+        r = asyncio.run(invoke_ws(agent_url.replace("http://", "ws://") + "/ws", payload))
+    assert r.ok, r.errors
+    assert (r.audio_format, r.sample_rate) == (fmt, 48000 if fmt == "opus" else 8000)
+    assert r.audio_bytes == r.metrics["audio_bytes"] == r.metrics["tts_reported_audio_bytes"]
+    out = tmp_path / f"answer.{'opus' if fmt == 'opus' else 'wav'}"
+    r.write_wav(out)
+    info = sf.info(str(out))
+    assert info.subtype == subtype and info.channels == 1
+    samples, rate = sf.read(str(out))
+    assert np.sqrt(np.mean(samples**2)) > 0.02
+    if fmt == "opus":  # libsndfile stops after the first chained stream; FFmpeg plays all
+        with av.open(str(out)) as container:
+            seconds = sum(f.samples for f in container.decode(audio=0)) / 48000
+    else:
+        seconds = samples.size / rate
+    assert r.metrics["sentences"] == 2
+    assert seconds == pytest.approx(r.metrics["audio_seconds"], abs=0.001)

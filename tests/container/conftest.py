@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from devkit.tone import ToneSynthesisService
 from kokoro_server.config import Settings
 from tests.support.servers import ThreadedServer
-from tests.support.tone import ToneSynthesisService
 
 
 @pytest.fixture(scope="session")

@@ -33,7 +33,7 @@ def test_wav_wraps_the_exact_pcm():
 
 def test_mp3_has_frame_sync_and_unknown_format_is_rejected():
     tone = np.sin(np.linspace(0, 2 * np.pi * 440, 24000)).astype(np.float32) * 0.5
-    mp3 = audio.encode(tone, "mp3", 24000)
+    mp3 = audio.encode(tone, "mp3", 24000).data
     assert mp3[0] == 0xFF and mp3[1] & 0xE0 == 0xE0
     with pytest.raises(ValueError, match="format"):
         audio.encode(tone, "ogg", 24000)

@@ -15,8 +15,8 @@ import asyncio
 import pytest
 from websockets.asyncio.client import connect
 
+from devkit.tone import tone_bytes
 from tests.support.barge_in import Recorder, barge_in, kind
-from tests.support.tone import tone_bytes
 from tests.support.transcript import Sentence, parse
 from tests.support.ws_frames import send
 

@@ -20,8 +20,8 @@ import psutil
 import pytest
 from websockets.asyncio.client import connect
 
+from devkit.tone import tone_bytes
 from tests.support.phases import PHASES, drop_at, wait_released
-from tests.support.tone import tone_bytes
 from tests.support.ws_frames import is_type, read_until, send
 
 

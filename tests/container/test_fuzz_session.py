@@ -15,10 +15,10 @@ import asyncio
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from devkit.tone import TONE_VOICES, tone_bytes
 from tests.support.phases import wait_released
 from tests.support.script_runner import check, ping_ms, run_script
 from tests.support.session_scripts import SHORT_SENTENCES, Script, scripts
-from tests.support.tone import TONE_VOICES, tone_bytes
 
 pytestmark = pytest.mark.fuzz
 

@@ -6,7 +6,9 @@ import io
 import wave
 
 import httpx
+import numpy as np
 import pytest
+import soundfile as sf
 
 from tests.support.one_shot import post
 
@@ -37,6 +39,25 @@ def test_pcm_at_16k_and_mp3(server):
     assert len(mp3.content) < len(pcm.content)
 
 
+def test_g711_and_opus_are_whole_files_of_the_same_duration(server):
+    text = {"text": "First one here. Second one here."}
+    pcm = post(server, {**text, "format": "pcm", "sample_rate": 8000})
+    ulaw = post(server, {**text, "format": "ulaw"})
+    assert ulaw.status_code == 200 and ulaw.headers["content-type"] == "audio/PCMU"
+    assert ulaw.headers["x-sample-rate"] == "8000" and len(ulaw.content) == len(pcm.content) / 2
+    decoded, _ = sf.read(
+        io.BytesIO(ulaw.content), format="RAW", subtype="ULAW", samplerate=8000, channels=1
+    )
+    reference = np.frombuffer(pcm.content, "<i2") / 32768
+    assert np.corrcoef(decoded, reference)[0, 1] > 0.999
+    opus = post(server, {**text, "format": "opus"})
+    assert opus.status_code == 200 and opus.headers["x-sample-rate"] == "48000"
+    assert opus.headers["content-type"] == "audio/ogg; codecs=opus"
+    assert opus.content.count(b"OpusHead") == 1  # one stream for the whole text
+    samples, rate = sf.read(io.BytesIO(opus.content))
+    assert (rate, samples.size) == (24000, 3 * len(pcm.content) / 2)
+
+
 def test_long_text_is_split_into_sentences(server):
     response = post(server, {"text": "First one here. Second one here. Third.", "format": "pcm"})
     assert response.status_code == 200
@@ -54,6 +75,9 @@ def test_long_text_is_split_into_sentences(server):
         ({"text": "hi", "speed": 0}, 400, "bad_parameter"),
         ({"text": "hi", "format": "flac"}, 400, "bad_parameter"),
         ({"text": "hi", "sample_rate": 11025}, 400, "bad_parameter"),
+        ({"text": "hi", "format": "ulaw", "sample_rate": 24000}, 400, "bad_parameter"),
+        ({"text": "hi", "sample_rate": 48000}, 400, "bad_parameter"),  # wav default: not 48k
+        ({"text": "hi", "format": "alaw", "frame_ms": 20}, 400, "bad_parameter"),
         (b"{" + b" " * 300_000 + b"}", 413, "frame_too_large"),
     ],
 )

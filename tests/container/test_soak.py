@@ -19,6 +19,7 @@ import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from devkit.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
 from kokoro_server.config import Settings
 from kokoro_server.synthesis import SynthesisService
 from tests.support.barge_in import barge_in
@@ -27,7 +28,6 @@ from tests.support.phases import PHASES, drop_at, wait_released
 from tests.support.script_runner import check, run_script
 from tests.support.servers import ThreadedServer
 from tests.support.session_scripts import SHORT_SENTENCES, Script, scripts
-from tests.support.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
 
 pytestmark = pytest.mark.soak
 PARAGRAPHS = [

@@ -74,8 +74,6 @@ def test_cli_rejects_bad_arguments() -> None:
 
 
 def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
-    import io
-
     def sentence_wav(frames: bytes) -> bytes:
         buf = io.BytesIO()
         with wave.open(buf, "wb") as w:
@@ -93,6 +91,29 @@ def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
     result.write_wav(out)
     with wave.open(str(out)) as wav:
         assert wav.readframes(wav.getnframes()) == b"\x01\x00" * 10 + b"\x02\x00" * 5
+
+
+@pytest.mark.parametrize(("fmt", "codec"), [("ulaw", "pcm_mulaw"), ("alaw", "pcm_alaw")])
+def test_g711_answers_are_saved_as_wavs_that_two_readers_play(
+    tmp_path: Path, fmt: str, codec: str
+) -> None:
+    import av
+    import soundfile as sf
+
+    data = bytes(range(255))  # every code but one, and an odd length (a padded data chunk)
+    result = InvocationResult(mode="stream")
+    result.add({"type": "audio", "index": 0, "format": fmt, "sample_rate": 8000}, data)
+    out = tmp_path / "answer.wav"
+    result.write_wav(out)
+    raw, _ = sf.read(
+        io.BytesIO(data), format="RAW", subtype=fmt.upper(), samplerate=8000, channels=1
+    )
+    from_wav, rate = sf.read(str(out))
+    assert rate == 8000 and list(from_wav) == list(raw)
+    with av.open(str(out)) as container:
+        stream = container.streams.audio[0]
+        assert (stream.codec_context.name, stream.codec_context.sample_rate) == (codec, 8000)
+        assert sum(frame.samples for frame in container.decode(stream)) == len(data)
 
 
 LONG = "Hi. " + "More words keep coming. " * 40

@@ -14,6 +14,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from voice_agent.payload import FORMATS
+
 MAX_PROMPT_CHARS = 8000  # docs/agent.md
 
 
@@ -86,7 +88,7 @@ def _one_defect(base: dict[str, Any]) -> st.SearchStrategy[Case]:
         ),
         st.builds(
             lambda v: (_with(base, format=v), "'format' must be one of"),
-            (_json_values | _deep_values).filter(lambda v: v not in ("pcm", "wav", "mp3")),
+            (_json_values | _deep_values).filter(lambda v: v not in FORMATS),
         ),
         st.builds(
             lambda v: (_with(base, voice=v), "'voice'"),

@@ -135,6 +135,10 @@ class ProtocolMessages:
     ) -> None:
         await self._send(start_message(voice, audio_format, sample_rate, word_timestamps, speed))
 
+    async def update_defaults(self, **options: Any) -> None:
+        """A further `start`: the server merges it into the session's defaults (frame_ms...)."""
+        await self._send({"type": ClientMessageType.START, **options})
+
     async def send_text(self, text: str) -> None:
         await self._send({"type": ClientMessageType.TEXT, "text": text})
 

@@ -1,4 +1,4 @@
-"""Test double: deterministic tone instead of the model.
+"""Test double: deterministic tone instead of the model (tests and the concurrency benchmark).
 
 The real Kokoro-82M model takes seconds per sentence on a shared CPU, too slow for hundreds
 of fuzz examples or hundreds of sessions. `ToneSynthesisService` is the real
@@ -65,7 +65,7 @@ def tone(text: str, voice: str, speed: float = 1.0) -> np.ndarray:
 
 def tone_bytes(text: str, voice: str = TONE_VOICES[0], speed: float = 1.0) -> bytes:
     """The exact PCM payload the server must send for one sentence (24 kHz pcm)."""
-    return audio.encode(tone(text, voice, speed), "pcm", SAMPLE_RATE)
+    return audio.encode(tone(text, voice, speed), "pcm", SAMPLE_RATE).data
 
 
 class ToneSynthesisService(SynthesisService):

@@ -1,0 +1,61 @@
+"""Overload detection (capacity.py) and its settings, without a server."""
+
+from __future__ import annotations
+
+import pytest
+
+from kokoro_server.capacity import CapacityMeter, over_capacity
+from kokoro_server.config import Settings
+
+
+def test_capacity_is_audio_per_model_second_over_recent_jobs() -> None:
+    meter = CapacityMeter(workers=1, window=2)
+    assert meter.streams() is None  # nothing measured yet
+    meter.record(audio_s=3.0, synth_s=1.0)
+    assert meter.streams() == pytest.approx(3.0)
+    meter.record(audio_s=1.0, synth_s=1.0)
+    assert meter.streams() == pytest.approx(2.0)  # 4 s of audio in 2 s
+    meter.record(audio_s=1.0, synth_s=1.0)  # the first job left the window
+    assert meter.streams() == pytest.approx(1.0)
+
+
+def test_capacity_scales_with_workers_and_ignores_empty_jobs() -> None:
+    meter = CapacityMeter(workers=2)
+    meter.record(audio_s=0.0, synth_s=0.5)  # empty text: says nothing about speed
+    meter.record(audio_s=2.0, synth_s=0.0)
+    assert meter.streams() is None
+    meter.record(audio_s=2.0, synth_s=1.0)
+    assert meter.streams() == pytest.approx(4.0)
+
+
+@pytest.mark.parametrize(
+    ("speaking", "streams", "max_load", "refused"),
+    [
+        (0, 0.5, 1.0, False),  # the first speaker is always admitted, however slow
+        (1, 2.9, 1.0, False),  # 2 streams fit in 2.9
+        (2, 2.9, 1.0, True),  # 3 would not
+        (2, 2.9, 1.2, False),  # 3 <= 1.2 x 2.9
+        (5, None, 1.0, False),  # nothing measured yet
+        (5, 0.5, 0.0, False),  # the check is off
+    ],
+)
+def test_over_capacity(speaking: int, streams: float | None, max_load: float, refused: bool):
+    assert over_capacity(speaking, streams, max_load) is refused
+
+
+def test_scheduler_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("KOKORO_SCHEDULER", "KOKORO_SCHEDULER_MAX_OVERTAKES", "KOKORO_MAX_LOAD"):
+        monkeypatch.delenv(name, raising=False)
+    assert Settings.from_env().scheduler == "deadline"
+    monkeypatch.setenv("KOKORO_SCHEDULER", "fifo")
+    monkeypatch.setenv("KOKORO_SCHEDULER_MAX_OVERTAKES", "5")
+    monkeypatch.setenv("KOKORO_MAX_LOAD", "0.8")
+    settings = Settings.from_env()
+    assert (settings.scheduler, settings.scheduler_max_overtakes, settings.max_load) == (
+        "fifo",
+        5,
+        0.8,
+    )
+    monkeypatch.setenv("KOKORO_SCHEDULER", "edf")
+    with pytest.raises(ValueError, match="KOKORO_SCHEDULER must be one of deadline, fifo"):
+        Settings.from_env()

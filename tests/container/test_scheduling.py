@@ -1,0 +1,227 @@
+"""The synthesis thread pool takes work in the scheduler's order; sessions supply deadlines.
+
+Test double: `GatedTone`, the tone engine (tone.py) whose every synthesis waits until the test
+opens its gate and records the order in which the worker started the sentences. That makes
+the order deterministic without timing assertions: the test holds the single worker, lets
+jobs pile up, then lets them through one by one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from devkit.tone import ToneEngine, ToneSynthesisService, tone_bytes
+from kokoro_server.config import Settings
+from kokoro_server.synthesis import Dropped
+from tests.support.servers import ThreadedServer
+from tests.support.ws_frames import audio_by_sentence, is_type, read_until, send
+
+
+class GatedTone(ToneEngine):
+    """Test double: tone audio, released one synthesis at a time by the test."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Semaphore(0)
+        self.started: list[str] = []
+
+    def synthesize(self, text: str, voice: str, speed: float = 1.0):  # type: ignore[override]
+        self.started.append(text)
+        if not self.gate.acquire(timeout=30):
+            raise TimeoutError("the test never opened the gate")
+        return super().synthesize(text, voice, speed)
+
+
+def gated_service(settings: Settings) -> tuple[ToneSynthesisService, GatedTone]:
+    service = ToneSynthesisService(settings)
+    service.load()
+    engine = GatedTone()
+    service.engine = engine  # type: ignore[assignment]
+    return service, engine
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.005)
+
+
+@pytest.fixture
+def gated(base_settings: Settings) -> Iterator[Callable[..., tuple]]:
+    made: list[ToneSynthesisService] = []
+
+    def make(**overrides: object) -> tuple[ToneSynthesisService, GatedTone, Settings]:
+        settings = dataclasses.replace(base_settings, synth_workers=1, **overrides)
+        service, engine = gated_service(settings)
+        made.append(service)
+        return service, engine, settings
+
+    yield make
+    for service in made:
+        service.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("policy", "order"),
+    [
+        ("deadline", ["hold", "a1", "a2", "b1", "c1"]),  # a2 is due first, so a1 before it
+        ("fifo", ["hold", "a1", "b1", "c1", "a2"]),
+    ],
+)
+async def test_the_pool_takes_jobs_in_scheduler_order(gated, policy, order) -> None:
+    service, engine, _ = gated(scheduler=policy)
+    now = time.perf_counter()
+
+    def job(text: str, owner: str, due_in: float) -> asyncio.Task:
+        return asyncio.create_task(
+            service.synthesize(
+                text, "tone_low", 1.0, "pcm", 24000, deadline=now + due_in, owner=owner
+            )
+        )
+
+    hold = job("hold", "z", 0)
+    await until(lambda: engine.started == ["hold"], "the worker to hold the first job")
+    queued = [job("a1", "a", 30), job("b1", "b", 10), job("c1", "c", 10), job("a2", "a", 1)]
+    await until(lambda: service.queued == 4, "four queued jobs")
+    for _ in range(5):
+        engine.gate.release()
+    results = await asyncio.gather(hold, *queued)
+    assert engine.started == order
+    assert [r.data for r in results] == [tone_bytes(t) for t in ("hold", "a1", "b1", "c1", "a2")]
+
+
+async def test_drop_removes_a_sessions_queued_jobs_at_once(gated) -> None:
+    service, engine, _ = gated()
+
+    def job(text: str, owner: str) -> asyncio.Task:
+        return asyncio.create_task(
+            service.synthesize(text, "tone_low", 1.0, "pcm", 24000, owner=owner)
+        )
+
+    hold = job("hold", "z")
+    await until(lambda: engine.started == ["hold"], "the worker to hold the first job")
+    a1, b1, a2 = job("a1", "a"), job("b1", "b"), job("a2", "a")
+    await until(lambda: service.queued == 3, "three queued jobs")
+    assert service.drop("a") == 2
+    assert service.queued == 1
+    for task in (a1, a2):
+        with pytest.raises(Dropped):
+            await task
+    waiter_gone = job("c1", "c")
+    await until(lambda: service.queued == 2, "c1 queued")
+    waiter_gone.cancel()  # its session went away: the job leaves the queue unrun
+    await until(lambda: service.queued == 1, "c1 discarded")
+    engine.gate.release(2)
+    assert (await hold).data == tone_bytes("hold")
+    assert (await b1).data == tone_bytes("b1")
+    assert engine.started == ["hold", "b1"]
+
+
+# About 200 characters without a comma (no first-clause split): 4 s of tone at half speed.
+LONG = (
+    "This sentence is long on purpose so that its audio plays for several seconds at half "
+    "speed and the session that sent it has plenty of audio ahead of its listener before "
+    "it needs the next one"
+)
+
+
+def long_sentences(tag: str) -> str:
+    return f"{LONG} {tag} one. {LONG} {tag} two."
+
+
+async def open_session(url: str, text: str) -> ClientConnection:
+    ws = await connect(url, max_queue=None, max_size=None)
+    await send(ws, {"type": "start", "format": "pcm", "speed": 0.5})
+    await send(ws, {"text": text})
+    return ws
+
+
+@pytest.mark.parametrize("policy", ["deadline", "fifo"])
+async def test_a_new_sessions_first_sentence_passes_sentences_not_yet_needed(gated, policy):
+    """Sessions Z and A have their second sentences queued, due when their first ends (about
+    4 s of half-speed audio ahead); new session E's first sentence is due now. Deadline: E goes
+    first. FIFO: E waits behind them."""
+    service, engine, settings = gated(scheduler=policy)
+    srv = ThreadedServer(settings, service).start()
+    try:
+        z = await open_session(srv.ws, long_sentences("zed"))
+        await until(lambda: len(engine.started) == 1, "Z's first sentence in the worker")
+        a = await open_session(srv.ws, long_sentences("ay"))
+        await until(lambda: service.queued == 1, "A's first sentence queued")
+        engine.gate.release()  # Z1 done -> Z2 queued; the worker takes A1
+        await until(lambda: len(engine.started) == 2 and service.queued == 1, "A1 running")
+        engine.gate.release()  # A1 done -> A2 queued; the worker takes Z2 (or A2)
+        await until(lambda: len(engine.started) == 3 and service.queued == 1, "one left")
+        e = await open_session(srv.ws, "Now.")
+        await until(lambda: service.queued == 2, "E's sentence queued")
+        engine.gate.release(3)  # the one running, then the two queued
+        frames = [await read_until(ws, is_type("flushed"), timeout=30) for ws in (z, a, e)]
+        for ws in (z, a, e):
+            await ws.close()
+    finally:
+        srv.stop()
+    fourth = engine.started[3]
+    assert (fourth == "Now.") == (policy == "deadline"), engine.started
+    assert sorted(engine.started) == sorted(
+        [f"{LONG} {tag} {n}." for tag in ("zed", "ay") for n in ("one", "two")] + ["Now."]
+    )
+    for session, tag in zip(frames[:2], ("zed", "ay"), strict=True):
+        audio = audio_by_sentence(session)
+        assert audio == {
+            0: tone_bytes(f"{LONG} {tag} one.", speed=0.5),
+            1: tone_bytes(f"{LONG} {tag} two.", speed=0.5),
+        }
+    assert audio_by_sentence(frames[2]) == {0: tone_bytes("Now.", speed=0.5)}
+
+
+@pytest.mark.parametrize("max_load", [1.0, 0.0])
+async def test_overload_is_refused_with_busy_while_a_session_speaks(gated, max_load) -> None:
+    """Capacity is measured, not configured: one job held 0.3 s for 0.04 s of audio makes
+    the service sustain about 0.13 real-time streams, so a second speaking session would
+    overload it. max_load 0 turns the check off (admission by session count only)."""
+    service, engine, settings = gated(max_load=max_load)
+    srv = ThreadedServer(settings, service).start()
+    try:
+        seed = asyncio.create_task(service.synthesize("Hi.", "tone_low", 1.0, "pcm", 24000))
+        await until(lambda: len(engine.started) == 1, "the measured job")
+        await asyncio.sleep(0.3)
+        engine.gate.release()
+        await seed
+        assert service.capacity_streams() < 0.2
+        speaker = await open_session(srv.ws, "Speaking now.")
+        await until(lambda: len(engine.started) == 2, "the speaker's sentence in the worker")
+        async with connect(srv.ws) as newcomer:
+            if max_load:  # refused at once, while the speaker's sentence is held
+                first = await read_until(newcomer, lambda f: isinstance(f, dict), timeout=10)
+                engine.gate.release()
+            else:  # admitted: its sentence needs the worker after the speaker's
+                await send(newcomer, {"text": "Me too."})
+                engine.gate.release(2)
+                first = await read_until(newcomer, lambda f: isinstance(f, dict), timeout=10)
+            await read_until(speaker, is_type("flushed"), timeout=10)
+            if max_load:
+                await asyncio.wait_for(newcomer.wait_closed(), 5)
+        # The speaker is done: nobody speaks, so a new session is admitted again.
+        async with connect(srv.ws) as later:
+            await send(later, {"text": "Room again."})
+            engine.gate.release()
+            after = await read_until(later, is_type("flushed"), timeout=10)
+        await speaker.close()
+    finally:
+        srv.stop()
+    if max_load:
+        (refusal,) = first
+        assert refusal["type"] == "error" and refusal["code"] == "busy" and refusal["fatal"]
+        assert "over capacity: 1 sessions speaking" in refusal["message"]
+        assert newcomer.close_code == 1013
+    else:
+        assert first[0]["type"] == "sentence_start" and first[0]["text"] == "Me too."
+    assert audio_by_sentence(after) == {0: tone_bytes("Room again.")}

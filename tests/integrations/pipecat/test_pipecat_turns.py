@@ -1,0 +1,166 @@
+"""A real Pipecat pipeline speaking through the real Kokoro server (real model, CPU, loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from pipecat.frames.frames import (
+    LLMFullResponseEndFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
+    TTSAudioRawFrame,
+    TTSStartedFrame,
+    TTSStoppedFrame,
+    TTSTextFrame,
+    TTSUpdateSettingsFrame,
+)
+
+from pipecat_kokoro import KokoroTTSService, KokoroTTSSettings, KokoroWebsocketTTSService
+from pipecat_kokoro.connection import WebSocketConnector
+from tests.support.pipecat_pipeline import (
+    BotPipeline,
+    audio_bytes,
+    spoken_text,
+    ttfb_reports,
+    tts_frames,
+)
+from tests.support.pipecat_session_tap import SessionTap
+
+pytestmark = pytest.mark.model
+
+ANSWER = "Your order shipped today. It should arrive on Friday. Anything else?"
+
+
+async def until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.05)
+
+
+def tapped_service(server, **kwargs) -> tuple[KokoroTTSService, SessionTap]:
+    tap = SessionTap(WebSocketConnector(server.ws))
+    return KokoroTTSService(connector=tap, **kwargs), tap
+
+
+async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(server) -> None:
+    tts, tap = tapped_service(server)
+    async with BotPipeline(tts) as bot:
+        mark = await bot.reply(ANSWER)
+        await bot.turn_done(mark)
+        await bot.down.wait_for(lambda f: isinstance(f, LLMFullResponseEndFrame), after=mark)
+        frames = tts_frames(bot.down.frames[mark:])
+
+    kinds = [type(f) for f in frames]
+    assert kinds[0] is TTSStartedFrame and kinds[-1] is TTSStoppedFrame
+    assert kinds.count(TTSStartedFrame) == kinds.count(TTSStoppedFrame) == 1
+    assert TTSAudioRawFrame in kinds
+    # The server cut three sentences; every byte it reported reached the pipeline.
+    assert len(tap.controls("synthesis_complete")) == 3
+    assert audio_bytes(frames) == tap.reported_audio_bytes() > 0
+    assert all(
+        f.sample_rate == 24000 and f.num_channels == 1
+        for f in frames
+        if isinstance(f, TTSAudioRawFrame)
+    )
+    # The text that reached the assistant context is the answer, word for word.
+    assert spoken_text(frames).split() == ANSWER.split()
+    text_frames = [f for f in frames if isinstance(f, TTSTextFrame)]
+    if tap.controls("words"):
+        # A v1.1 server: one frame per word, timed on the playback clock, in order.
+        assert len(text_frames) == len(ANSWER.split())
+        assert all(f.pts for f in text_frames)
+        assert [f.pts for f in text_frames] == sorted(f.pts for f in text_frames)
+    else:
+        # A v1 server sends no words: Pipecat times each sentence at the end of its audio.
+        assert [f.text for f in text_frames] == [
+            c.get("text") for c in tap.controls("sentence_start")
+        ]
+    # Deltas went in as they arrived (no splitter in front of the server), then one flush.
+    sent = tap.sent_types()
+    assert sent[0] == "start" and sent.count("text") == len(ANSWER.split())
+    assert sent[-1] == "flush" and sent.count("flush") == 1
+
+
+async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
+    tts, tap = tapped_service(server)
+    async with BotPipeline(tts, sample_rate=16000) as bot:
+        first = await bot.reply("One. Two.")
+        await bot.turn_done(first)
+        second = await bot.reply("Three. Four.")
+        await bot.turn_done(second)
+        frames = list(bot.down.frames)
+
+    assert len(ttfb_reports(frames[first:second], tts)) == 1
+    assert len(ttfb_reports(frames[second:], tts)) == 1
+    audio = [f for f in frames if isinstance(f, TTSAudioRawFrame)]
+    assert audio and {f.sample_rate for f in audio} == {16000}
+    # The server was asked for 16 kHz (one of its rates), so no resampling happened here.
+    assert {c.get("sample_rate") for c in tap.controls("sentence_start")} == {16000}
+    assert audio_bytes(frames) == tap.reported_audio_bytes()
+
+
+async def test_a_rate_the_server_lacks_is_resampled_from_24k(server) -> None:
+    tts, tap = tapped_service(server)
+    async with BotPipeline(tts, sample_rate=48000) as bot:
+        mark = await bot.reply("Resampled speech.")
+        await bot.turn_done(mark)
+        frames = list(bot.down.frames)
+
+    assert {c.get("sample_rate") for c in tap.controls("sentence_start")} == {24000}
+    audio = [f for f in frames if isinstance(f, TTSAudioRawFrame)]
+    assert {f.sample_rate for f in audio} == {48000}
+    # Twice the rate, about twice the bytes (the resampler holds back a few samples).
+    ratio = audio_bytes(frames) / tap.reported_audio_bytes()
+    assert 1.9 < ratio < 2.01
+
+
+async def test_voice_and_speed_change_between_turns(server) -> None:
+    tts, tap = tapped_service(server, voice="jf_alpha")
+    async with BotPipeline(tts) as bot:
+        first = await bot.reply("Hello there.")
+        await bot.turn_done(first)
+        await bot.queue(
+            TTSUpdateSettingsFrame(delta=KokoroTTSSettings(voice="jf_nezumi", speed=1.5))
+        )
+        second = await bot.reply("Hello there.")
+        await bot.turn_done(second)
+
+    starts = [m for m in tap.sent if m["type"] == "start"]
+    assert [(s.get("voice"), s.get("speed")) for s in starts] == [
+        ("jf_alpha", None),
+        ("jf_nezumi", 1.5),
+    ]
+    first_bytes, second_bytes = (
+        int(c.get("audio_bytes")) for c in tap.controls("synthesis_complete")
+    )
+    assert second_bytes < first_bytes * 0.8  # the same text spoken 1.5x as fast
+
+
+async def test_the_websocket_service_takes_a_base_url(server) -> None:
+    tts = KokoroWebsocketTTSService(url=f"ws://127.0.0.1:{server.port}")
+    assert tts.url == server.ws
+    async with BotPipeline(tts) as bot:
+        mark = await bot.reply("Short and sweet.")
+        await bot.turn_done(mark)
+        assert audio_bytes(bot.down.frames[mark:]) > 0
+
+
+async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server) -> None:
+    # Pipecat flushes only while the turn's audio context is open. Here it times out (5 s
+    # without audio) before the reply ends; the server must still get the flush, or it
+    # would join the unterminated tail to the next turn's first sentence.
+    tts, tap = tapped_service(server, stop_frame_timeout_s=5.0)
+    async with BotPipeline(tts) as bot:
+        await bot.queue(LLMFullResponseStartFrame())
+        for delta in ("Hello", " there.", " And", " the", " rest"):
+            await bot.queue(LLMTextFrame(delta))
+        await bot.down.wait_for(lambda f: isinstance(f, TTSAudioRawFrame))
+        await asyncio.sleep(8.0)
+        await bot.queue(LLMFullResponseEndFrame())
+        await asyncio.wait_for(until(lambda: bool(tap.controls("flushed"))), 60)
+        nxt = await bot.reply("Next one.")
+        await bot.turn_done(nxt)
+        frames = list(bot.down.frames[nxt:])
+
+    assert [c.get("text") for c in tap.controls("sentence_start")][-1] == "Next one."
+    assert spoken_text(tts_frames(frames)).split() == ["Next", "one."]
