@@ -2,7 +2,8 @@
 
 Two engines load the same weights in this process: one from the graph as exported (audio
 only), one with the per-token durations added as a second output (what the server runs). Each
-sentence of demo/paragraph.txt is synthesized by both, in alternating order, run after run,
+sentence of the benchmark paragraph (devkit.text.PARAGRAPH) is synthesized by both, in
+alternating order, run after run,
 and the time of the whole call (text front end, model, word mapping) is recorded; the second
 table pairs the two engines' times for the same sentence in the same run.
 
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = 2 if args.quick else args.runs
     texts = sentences(read_paragraph())
-    print(f"{len(texts)} sentences of demo/paragraph.txt, {runs} runs, both engines alternating")
+    print(f"{len(texts)} sentences of the paragraph, {runs} runs, both engines alternating")
     synthesis, providers = measure_synthesis(runs, args.warmup, texts)
     pairs = paired(synthesis)
     tables = [

@@ -5,7 +5,7 @@ libsndfile (soundfile) for G.711 and for each Ogg Opus sentence, FFmpeg's own Op
 (PyAV's `opus`, not libopus, which encodes) and Ogg demuxer for the chained file a client
 stores. Each decoded stream is compared with the `pcm` output of the same text.
 
-Correlation thresholds, from the paragraph's four sentences (demo/paragraph.txt) measured with
+Correlation thresholds, from the paragraph's four sentences (devkit.text.PARAGRAPH) measured with
 the same decoders: G.711 0.99991 at the worst (its ~38 dB quantization noise), Ogg Opus at
 24 kbit/s 0.978 (libsndfile at 24 kHz) and 0.990 (FFmpeg at 48 kHz). The tests ask for 0.999
 and 0.95: room for other text, far above what a misaligned, wrongly decoded or truncated stream

@@ -109,7 +109,7 @@ def test_weights_handler_function(synthesized: Synthesized) -> None:
         "AWS::Lambda::Function",
         {
             "Runtime": "python3.12",
-            "Handler": "handler.on_event",
+            "Handler": "weights_cache.handler.on_event",
             "Timeout": 900,
             "MemorySize": 1024,
         },
