@@ -1,0 +1,68 @@
+"""What the voice says for what assistants write: the per-class table over the corpus.
+
+    python -m bench.speech_eval [--wrong N] [--classes time,year]     (make speech-eval)
+
+Every row of tests/container/data/en_assistant_corpus.tsv goes through the server's text
+front end (TextFrontend, American English voice, the real espeak-ng); the normalized text
+must match one of the accepted readings with case, punctuation and spacing folded away, and
+each heteronym must get the phonemes of its sense (tests/support/speech_corpus.py says how).
+Prints the per-class table and the heteronym comparison (espeak-ng alone against espeak-ng
+with this project's context rules), and writes bench/results/speech_eval.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from devkit.speech_corpus import evaluate, read_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "speech_eval.json"
+TARGET = 95.0
+
+
+def table(result: dict[str, Any]) -> str:
+    lines = [f"{'class':<14} {'correct':>9} {'%':>7}", "-" * 32]
+    total = right = 0
+    for name, row in result["classes"].items():
+        share = 100.0 * row["correct"] / row["cases"]
+        flag = "" if share >= TARGET else "  < 95"
+        lines.append(f"{name:<14} {row['correct']:>4}/{row['cases']:<4} {share:>6.1f}{flag}")
+        total += row["cases"]
+        right += row["correct"]
+    lines.append("-" * 32)
+    lines.append(f"{'all':<14} {right:>4}/{total:<4} {100.0 * right / max(total, 1):>6.1f}")
+    h = result["heteronyms"]
+    lines += [
+        "",
+        f"heteronym senses right ({h['senses']} in the corpus):",
+        f"  espeak-ng alone            {h['espeak-ng alone']:>3}/{h['senses']}",
+        f"  espeak-ng + context rules  {h['espeak-ng + context rules']:>3}/{h['senses']}",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.speech_eval", description=__doc__)
+    parser.add_argument("--wrong", type=int, default=0, help="print N wrong rows per class")
+    parser.add_argument("--classes", default="", help="comma-separated classes (default all)")
+    args = parser.parse_args(argv)
+    cases = read_corpus()
+    if args.classes:
+        keep = set(args.classes.split(","))
+        cases = [c for c in cases if c.category in keep]
+    result = evaluate(cases)
+    print(table(result))
+    for name, rows in result["wrong"].items():
+        for row in rows[: args.wrong]:
+            print(f"\n[{name}] {row['written']}\n  said: {row['said']}\n  want: {row['want']}")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
