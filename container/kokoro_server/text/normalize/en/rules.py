@@ -893,7 +893,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("slash-or", r"\s/\s", lambda m: ", ", bounded=False),
         _r(
             "symbol",
-            r"(?<![\w])(?:&|\+|=|@|±|×|÷|∞|→|⇒|©|§)(?!\w\w)|~(?=\s?\d)|[™®†‡]",
+            r"(?<![\w])(?:&|\+|=|@|±|×|÷|∞|→|⇒|©|§)(?!\w\w)|~(?=\s?[$€£¥₹]?\d)|[™®†‡]",
             lambda m: f" {SYMBOLS[m[0]]} " if SYMBOLS[m[0]] else " ",
             bounded=False,
         ),
