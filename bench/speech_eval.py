@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from devkit.speech_corpus import evaluate, read_corpus
+from devkit.speech_corpus import LANGUAGE_FILES, evaluate, evaluate_language, read_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "speech_eval.json"
@@ -56,6 +56,15 @@ def main(argv: list[str] | None = None) -> int:
         cases = [c for c in cases if c.category in keep]
     result = evaluate(cases)
     print(table(result))
+    if not args.classes:
+        print("\nother languages (phonemes of the written form = those of a reading):")
+        result["languages"] = {}
+        for language in LANGUAGE_FILES:
+            rows = evaluate_language(language)["classes"]
+            right = sum(r["correct"] for r in rows.values())
+            cases = sum(r["cases"] for r in rows.values())
+            result["languages"][language] = {"correct": right, "cases": cases}
+            print(f"  {language:<6} {right:>3}/{cases:<3} {100.0 * right / cases:>6.1f}")
     for name, rows in result["wrong"].items():
         for row in rows[: args.wrong]:
             print(f"\n[{name}] {row['written']}\n  said: {row['said']}\n  want: {row['want']}")

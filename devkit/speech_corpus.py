@@ -242,3 +242,44 @@ def evaluate(cases: list[Case]) -> dict[str, Any]:
         },
         "wrong": wrong,
     }
+
+
+# ---- the other Kokoro languages --------------------------------------------------------
+
+LANGUAGE_FILES = {
+    "es": ("es_normalization.tsv", "ef_dora"),
+    "fr-fr": ("fr_normalization.tsv", "ff_siwis"),
+    "it": ("it_normalization.tsv", "if_sara"),
+    "pt-br": ("pt-br_normalization.tsv", "pf_dora"),
+    "hi": ("hi_normalization.tsv", "hf_alpha"),
+    "ja": ("ja_normalization.tsv", "jf_alpha"),
+    "zh": ("zh_normalization.tsv", "zf_xiaoxiao"),
+}
+# Stress, tone-neutral marks, spacing and punctuation: not what these tables judge.
+_PHONEME_FOLD = re.compile(r"[ˈˌ\s.,;:!?¿¡—…\"“”«»()\-。、，！？]")
+
+
+def said(frontend: TextFrontend, text: str, voice: str) -> str:
+    return _PHONEME_FOLD.sub("", frontend(text, voice).phonemes)
+
+
+def evaluate_language(language: str, frontend: TextFrontend | None = None) -> dict[str, Any]:
+    """A language's table through its real G2P: the written form must sound exactly like
+    one of the accepted readings (phonemes compared, stress and punctuation aside)."""
+    frontend = frontend or load_frontend()
+    name, voice = LANGUAGE_FILES[language]
+    per_class: dict[str, list[bool]] = defaultdict(list)
+    wrong: list[dict[str, str]] = []
+    for case in read_corpus(DATA / name):
+        result = frontend(case.written, voice)
+        got = _PHONEME_FOLD.sub("", result.phonemes)
+        ok = any(got == said(frontend, spoken, voice) for spoken in case.spoken)
+        per_class[case.category].append(ok)
+        if not ok:
+            wrong.append(
+                {"written": case.written, "said": result.normalized, "want": case.spoken[0]}
+            )
+    return {
+        "classes": {k: {"correct": sum(v), "cases": len(v)} for k, v in sorted(per_class.items())},
+        "wrong": wrong,
+    }

@@ -11,6 +11,7 @@ from importlib import resources
 
 import pytest
 
+from devkit.speech_corpus import evaluate_language
 from kokoro_server.text.frontend import TextFrontend
 from kokoro_server.text.languages import LANGUAGES
 from kokoro_server.text.normalize import NORMALIZERS, normalize
@@ -40,14 +41,14 @@ CASES = [
     ("fr-fr", "Le 14/07/2024.", "Le quatorze juillet deux mille vingt-quatre."),
     ("fr-fr", "Rendez-vous à 14h30.", "Rendez-vous à quatorze heures trente."),
     ("fr-fr", "Il y avait 1 234 personnes.", "Il y avait mille deux cent trente-quatre personnes."),
-    ("it", "Costa 12,50 €.", "Costa dodici euro e cinquanta centesimi."),
+    ("it", "Costa 12,50 €.", "Costa dodici euro e cinquanta."),
     ("it", "Il 20% degli utenti.", "Il venti per cento degli utenti."),
     ("it", "Il 25/12/2024.", "Il venticinque dicembre duemilaventiquattro."),
     ("it", "Alle 10:30.", "Alle dieci e mezza."),
     ("pt-br", "Custa R$ 12,50.", "Custa doze reais e cinquenta centavos."),
     ("pt-br", "Cerca de 20% dos alunos.", "Cerca de vinte por cento dos alunos."),
     ("pt-br", "Em 25/12/2024.", "Em vinte e cinco de dezembro de dois mil e vinte e quatro."),
-    ("pt-br", "Às 10:30.", "Às dez horas e trinta."),
+    ("pt-br", "Às 10:30.", "Às dez e trinta."),
     ("hi", "कीमत ₹500 है।", "कीमत 500 रुपये है।"),
     ("hi", "20% छूट है।", "20 प्रतिशत छूट है।"),
     ("hi", "बैठक 25/12/2024 को है।", "बैठक 25 दिसंबर 2024 को है।"),
@@ -93,3 +94,14 @@ def test_a_price_stays_one_written_word_in_every_espeak_language():
         ("pt-br", "Custa R$ 12,50 hoje.", "R$ 12,50"),
     ]:
         assert word in [w.text for w in normalize(text, language)]
+
+
+# The per-language tables (tests/container/data/<lang>_normalization.tsv, written apart from
+# these rules). Hindi and Japanese are not held to it yet: their G2Ps read the digits the
+# normalizers keep, and those readings do not match the written-out words (docs/speech.md).
+@pytest.mark.parametrize("language", ["es", "fr-fr", "it", "pt-br", "zh"])
+def test_the_languages_table_reads_as_a_native_speaker_would(frontend, language):
+    result = evaluate_language(language, frontend)
+    right = sum(row["correct"] for row in result["classes"].values())
+    cases = sum(row["cases"] for row in result["classes"].values())
+    assert right / cases >= 0.9, result["wrong"]

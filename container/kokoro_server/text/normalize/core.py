@@ -110,7 +110,13 @@ def group(text: str, found: Sequence[Claim]) -> list[Written]:
                 parts.append(claim.spoken)
                 phonemes = claim.phonemes
             else:
-                parts.append(" " + claim.spoken + " ")
+                # Spaces keep a claim apart from a word or another claim next to it ("$15–$25"),
+                # never from an apostrophe ("l'11" -> "l'undici").
+                before = text[claim.start - 1] if claim.start > start else " "
+                after = text[claim.end] if claim.end < group_end else " "
+                lead = " " if before.isalnum() or before in "–—-/×" or not before.strip() else ""
+                trail = " " if after.isalnum() or after in "–—-/×$€£¥₹" else ""
+                parts.append(lead + claim.spoken + trail)
             cursor = claim.end
             k += 1
         parts.append(text[cursor:group_end])

@@ -19,9 +19,17 @@ def _time(hour: int, minute: int) -> str:
     said = "una" if hour == 1 else _n(hour)
     if minute == 0:
         return said + " en punto" if hour <= 12 else said + " horas"
-    if minute == 30 and hour <= 12:
-        return said + " y media"
+    if hour > 12:  # the 24-hour clock: "catorce treinta"
+        return f"{said} {_n(minute)}"
+    if minute in (15, 30):
+        return said + (" y cuarto" if minute == 15 else " y media")
     return f"{said} y {_n(minute)}"
+
+
+def _before_noun(said: str) -> str:
+    """'veintiuno euros' is said 'veintiún euros', 'uno' 'un'."""
+    said = re.sub(r"\b(primero|tercero)$", lambda m: m[1][:-1], said)  # "tercer piso"
+    return re.sub(r"veintiuno$", "veintiún", re.sub(r"\buno$", "un", said))
 
 
 def _date(day: int, month: str, year: int | None) -> str:
@@ -36,7 +44,11 @@ def _feminine(said: str) -> str:
 
 def _ordinal(number: int, suffix: str) -> str:
     said = str(num2words(number, lang="es", to="ordinal"))
-    return said[:-1] + "a" if suffix in ("ª", "a") and said.endswith("o") else said
+    if suffix in ("ª", "a", ".ª") and said.endswith("o"):
+        return said[:-1] + "a"
+    if suffix in ("er", ".er"):
+        return said.removesuffix("o")  # "1.er lugar": primer
+    return said
 
 
 SPANISH = Locale(
@@ -80,10 +92,11 @@ SPANISH = Locale(
     of_word="de",
     say_time=_time,
     say_date=_date,
-    ordinal_suffixes=r"º|ª|o|a(?=\s)",
+    ordinal_suffixes=r"º|ª|er|o(?=\s)|a(?=\s)",
     minus="menos",
     ordinal_words=_ordinal,
     feminine=_feminine,
+    before_noun=_before_noun,
 )
 
 

@@ -64,6 +64,8 @@ FRENCH = Locale(
         "k": ("mille", "mille"),
         "M": ("million", "millions"),
         "Md": ("milliard", "milliards"),
+        "millions": ("million", "millions"),
+        "milliards": ("milliard", "milliards"),
         "bn": ("milliard", "milliards"),
     },
     of_word="de",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
@@ -66,6 +68,9 @@ ITALIAN = Locale(
         "k": ("mille", "mila"),
         "M": ("milione", "milioni"),
         "mld": ("miliardo", "miliardi"),
+        "mln": ("milione", "milioni"),
+        "milioni": ("milione", "milioni"),
+        "miliardi": ("miliardo", "miliardi"),
         "bn": ("miliardo", "miliardi"),
     },
     of_word="di",
@@ -74,6 +79,8 @@ ITALIAN = Locale(
     ordinal_suffixes=r"º|ª|°",
     minus="meno",
     ordinal_words=_ordinal,
+    before_noun=lambda said: re.sub(r"\buno$", "un", said),
+    cents_named=False,
 )
 
 

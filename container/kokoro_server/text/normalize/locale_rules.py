@@ -35,6 +35,9 @@ class Locale:
     minus: str
     # The number's feminine form, said before a feminine noun ("doscientas personas").
     feminine: Callable[[str], str] | None = None
+    # The number's form before a noun ("veintiuno" -> "veintiún euros").
+    before_noun: Callable[[str], str] = field(default=lambda said: said)
+    cents_named: bool = True  # "un euro e venti": Italian leaves the cents unnamed
     ordinal_words: Callable[[int, str], str] = field(default=lambda n, s: "")
 
 
@@ -85,20 +88,22 @@ def _money(locale: Locale, code: str, amount: str, scale: str | None) -> str:
     one, many, sub_one, sub_many = locale.currencies[code]
     if scale:
         scale_one, scale_many = locale.scales[scale]
-        value = words(amount, locale)
-        unit = scale_one if value in ("un", "uno", "um") else scale_many
+        value = locale.before_noun(words(amount, locale))
+        unit = scale_one if value in ("un", "uno", "um", "un") else scale_many
         if scale_one in ("mil", "mille"):  # "tres mil euros": no "de"
             return f"{value} {unit} {many}"
-        return f"{value} {unit} {locale.of_word} {many}"
+        of = "d'" if locale.of_word == "de" and locale.lang == "fr" and many[0] in "aeiou" else ""
+        return f"{value} {unit} {of}{many}" if of else f"{value} {unit} {locale.of_word} {many}"
     whole, point, cents = _split(amount)
-    said_whole = str(num2words(int(whole or "0"), lang=locale.lang))
+    said_whole = locale.before_noun(str(num2words(int(whole or "0"), lang=locale.lang)))
     unit = one if whole == "1" else many
     if point and sub_one and len(cents) == 2:
         cents_value = int(cents)
         if cents_value == 0:
             return f"{said_whole} {unit}"
         sub = sub_one if cents_value == 1 else sub_many
-        said_cents = f"{num2words(cents_value, lang=locale.lang)} {sub}"
+        said_cents = f"{num2words(cents_value, lang=locale.lang)}"
+        said_cents += f" {sub}" if locale.cents_named else ""
         if whole in ("", "0"):
             return said_cents
         return f"{said_whole} {unit} {locale.and_word} {said_cents}"
@@ -182,13 +187,15 @@ def _build(locale: Locale) -> tuple[Rule, ...]:
         rule(
             "ordinal",
             r"(?P<n>\d+)\.?(?P<s>" + locale.ordinal_suffixes + r")",
-            lambda m: locale.ordinal_words(int(m["n"]), m["s"]),
+            lambda m: _ordinal(m, locale),
         ),
         rule("number", r"[-−]?(?:" + NUMBER + r")", lambda m: _number(m, locale)),
     )
 
 
 # Nouns ending in -a that are masculine, in the languages that inflect numbers by gender.
+_FEMININE = re.compile(r"(?:as?|ción|ciones|sión|siones|dad|dades|tud|tudes|ção|ções|horas?)$")
+_PREPOSITIONS = {"de", "del", "di", "da", "do", "du", "des", "en", "em", "a", "à", "y", "e", "o"}
 _MASCULINE_A = {"día", "días", "mapa", "mapas", "problema", "problemas", "programa",
                 "programas", "sistema", "sistemas", "idioma", "idiomas", "tema", "temas",
                 "clima", "dia", "dias"}  # fmt: skip
@@ -200,11 +207,19 @@ def _number(m: re.Match[str], locale: Locale) -> str:
     if (
         locale.feminine
         and following
-        and re.search(r"as?$", following[1].lower())
+        and _FEMININE.search(following[1].lower())
         and following[1].lower() not in _MASCULINE_A
     ):
         return locale.feminine(said)
-    return said
+    noun = following is not None and following[1].lower() not in _PREPOSITIONS
+    return locale.before_noun(said) if noun and following and following[1][0].isalpha() else said
+
+
+def _ordinal(m: re.Match[str], locale: Locale) -> str:
+    said = locale.ordinal_words(int(m["n"]), m["s"])
+    following = re.match(r"\s+(\w+)", m.string[m.end() :])
+    noun = following is not None and following[1].lower() not in _PREPOSITIONS
+    return locale.before_noun(said) if noun else said
 
 
 def normalize(text: str, locale: Locale) -> list[Written]:

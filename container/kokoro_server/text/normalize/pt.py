@@ -12,18 +12,15 @@ from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
 
 def _n(number: int) -> str:
-    return str(num2words(number, lang="pt_BR")).replace(",", "")
+    # Brazil says "quatorze" (num2words writes Portugal's "catorze").
+    return str(num2words(number, lang="pt_BR")).replace(",", "").replace("catorze", "quatorze")
 
 
 def _time(hour: int, minute: int) -> str:
-    said = (
-        "uma hora"
-        if hour == 1
-        else "meio-dia"
-        if hour == 12 and minute == 0
-        else (f"{_n(hour)} horas")
-    )
-    return said if minute == 0 else f"{said} e {_n(minute)}"
+    said = _feminine(_n(hour))  # "uma hora", "vinte e uma horas"
+    if minute == 0:
+        return f"{said} {'hora' if hour == 1 else 'horas'}"
+    return f"{said} e {_n(minute)}"
 
 
 def _date(day: int, month: str, year: int | None) -> str:
@@ -76,6 +73,9 @@ PORTUGUESE = Locale(
         "mil": ("mil", "mil"),
         "k": ("mil", "mil"),
         "mi": ("milhão", "milhões"),
+        "milhão": ("milhão", "milhões"),
+        "milhões": ("milhão", "milhões"),
+        "bilhões": ("bilhão", "bilhões"),
         "M": ("milhão", "milhões"),
         "bi": ("bilhão", "bilhões"),
         "bn": ("bilhão", "bilhões"),

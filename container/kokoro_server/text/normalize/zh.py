@@ -47,7 +47,16 @@ def _r(name: str, pattern: str, say: Say) -> Rule:
     return Rule(name, re.compile(pattern), say)
 
 
+_YAO = str.maketrans("0123456789", "零幺二三四五六七八九")
+_DIGITS = str.maketrans("0123456789", "零一二三四五六七八九")
+# Measure words after which 2 is 两 ("2个" -> 两个, "2点" -> 两点).
+_MEASURE = "个点位次只条件张本台辆双对天周年岁杯碗瓶"
+
 RULES: tuple[Rule, ...] = (
+    # Numbers dialled or on a door are read digit by digit, 1 as 幺 ("打110", "101室").
+    _r("dialled", r"(?<=[打拨])\d{3,5}|\d{3,4}(?=[室号房])", lambda m: m[0].translate(_YAO)),
+    _r("phone", r"(?<!\d)1\d{10}(?!\d)|(?<!\d)\d{7,8}(?!\d)", lambda m: m[0].translate(_DIGITS)),
+    _r("two", r"(?<![\d.])2(?=[" + _MEASURE + "])", lambda m: "两"),
     _r("iso-date", r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _date),
     _r("date", r"(?<![\d/])(?P<y>)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])", _date),
     _r("time", r"(?<!\d)(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?!\d)", _time),
