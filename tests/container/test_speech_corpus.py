@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from devkit.speech_corpus import evaluate, read_corpus
+from devkit.speech_corpus import evaluate, load_frontend, read_corpus
 
 CASES = read_corpus()
 CLASSES = sorted({c.category for c in CASES})
@@ -42,3 +42,15 @@ def test_heteronyms_get_their_sense_more_often_than_with_espeak_alone(result):
     senses = result["heteronyms"]
     assert senses["espeak-ng + context rules"] >= 0.95 * senses["senses"]
     assert senses["espeak-ng + context rules"] > senses["espeak-ng alone"]
+
+
+def test_a_heteronym_keeps_its_written_word_and_gets_its_senses_phonemes():
+    frontend = load_frontend()
+    past = frontend("He wound the cable around the spool.", "af_heart")
+    injury = frontend("Clean the wound with soap.", "af_heart")
+    assert {w.text: w.phonemes for w in past.words}["wound"].strip() == "wˈaʊnd"
+    assert {w.text: w.phonemes for w in injury.words}["wound"].strip() == "wˈuːnd"
+    # The written words and the model input are untouched: captions name what was written.
+    assert " ".join(w.text for w in past.words) == "He wound the cable around the spool."
+    assert "".join(w.phonemes for w in past.words) == past.phonemes
+    assert past.normalized == "He wound the cable around the spool."
