@@ -7,17 +7,28 @@ front end (TextFrontend, American English voice, the real espeak-ng); the normal
 must match one of the accepted readings with case, punctuation and spacing folded away, and
 each heteronym must get the phonemes of its sense (tests/support/speech_corpus.py says how).
 Prints the per-class table and the heteronym comparison (espeak-ng alone against espeak-ng
-with this project's context rules), and writes bench/results/speech_eval.json.
+with this project's context rules; with --misaki-python, misaki too, run by an interpreter
+that has misaki and spaCy: bench/misaki_worker.py), each other Kokoro language's share, and
+writes bench/results/speech_eval.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
-from devkit.speech_corpus import LANGUAGE_FILES, evaluate, evaluate_language, read_corpus
+from devkit.speech_corpus import (
+    LANGUAGE_FILES,
+    Case,
+    SenseJudge,
+    evaluate,
+    evaluate_language,
+    read_corpus,
+    word_phonemes,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "speech_eval.json"
@@ -45,10 +56,39 @@ def table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def misaki_senses(python: str, cases: list[Case]) -> int:
+    """Heteronym senses misaki gets right (bench/misaki_worker.py in `python`)."""
+    rows = [c for c in cases if c.senses]
+    proc = subprocess.run(
+        [python, "-m", "bench.misaki_worker"],
+        input=json.dumps([c.written for c in rows]),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    judge = SenseJudge(cases)
+    right = 0
+    for case, words in zip(rows, json.loads(proc.stdout), strict=True):
+        counts: dict[str, int] = {}
+        pairs = [(text, phonemes) for text, phonemes in words]
+        for word, spelling in case.senses:
+            n = counts.get(word.lower(), 0)
+            counts[word.lower()] = n + 1
+            phonemes = word_phonemes(pairs, word, n)
+            right += phonemes is not None and judge.right(word, spelling, phonemes)
+    return right
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.speech_eval", description=__doc__)
     parser.add_argument("--wrong", type=int, default=0, help="print N wrong rows per class")
     parser.add_argument("--classes", default="", help="comma-separated classes (default all)")
+    parser.add_argument(
+        "--misaki-python",
+        default="",
+        help="an interpreter with misaki and spaCy: also judge misaki on the heteronym rows",
+    )
     args = parser.parse_args(argv)
     cases = read_corpus()
     if args.classes:
@@ -68,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, rows in result["wrong"].items():
         for row in rows[: args.wrong]:
             print(f"\n[{name}] {row['written']}\n  said: {row['said']}\n  want: {row['want']}")
+    if args.misaki_python:
+        result["heteronyms"]["misaki (no tagger)"] = misaki_senses(args.misaki_python, cases)
+        right = result["heteronyms"]["misaki (no tagger)"]
+        print(f"  misaki, no tagger          {right:>3}/{result['heteronyms']['senses']}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0
