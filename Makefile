@@ -14,7 +14,7 @@ REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent
 	pyproject.toml container/pyproject.toml agent/pyproject.toml integrations/pipecat/pyproject.toml
 
 .PHONY: setup demo demo-agent demo-pipecat playground playground-screenshots weights test test-fast lint \
-	format synth smoke cleanup clean lock soak bench bench-quick
+	format synth smoke cleanup clean lock soak bench bench-quick speech-eval frontend-bench
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -99,6 +99,15 @@ bench: $(STAMP)
 
 bench-quick: $(STAMP)
 	$(PY) -m bench --quick $(ARGS)
+
+# What the voice says for what assistants write: the per-class table over the corpus
+# (tests/container/data/en_assistant_corpus.tsv) and the heteronym comparison (docs/speech.md).
+speech-eval: $(STAMP)
+	$(PY) -m bench.speech_eval $(ARGS)
+
+# The text front end's cost per sentence against its 10 ms p95 budget (docs/speech.md).
+frontend-bench: $(STAMP)
+	$(PY) -m bench.frontend_bench $(ARGS)
 
 # After `npx cdk deploy --all`: one call of each kind against the deployed stacks, each with
 # its time to first audio or a diagnosis (docs/deploy.md). ARGS="--region ... --skip agent".

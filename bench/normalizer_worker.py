@@ -21,9 +21,9 @@ from pathlib import Path
 def load(candidate: str) -> Callable[[str], str]:
     if candidate == "rules+num2words":
         # This project's own normalizer: run by the .venv interpreter, where it is installed.
-        from kokoro_server.text.normalize_en import spoken_text
+        from kokoro_server.text.normalize import say
 
-        return spoken_text
+        return lambda text: say(text, "en-us")
     if candidate == "nemo":
         from nemo_text_processing.text_normalization.normalize import Normalizer
 

@@ -59,7 +59,37 @@ def assign_tokens(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str
     a piece of a token it shares with its neighbours (a merge), or nothing (a word the G2P
     dropped). Joining every piece in order, with the spaces between whole tokens, gives back
     the output exactly.
+
+    Words whose token is exactly their guide anchor the alignment; only the stretches between
+    anchors (where the G2P merged or split words) go through the dynamic programme, which is
+    quadratic in their length: a whole sentence through it costs hundreds of milliseconds.
     """
+    owned: list[list[str]] = [[] for _ in guides]
+    matcher = difflib.SequenceMatcher(
+        None, [bare(g) for g in guides], [bare(t) for t in tokens], autojunk=False
+    )
+    word = token = 0
+    carry: list[str] = []  # tokens before the first word that has any: given to it
+    for start_word, start_token, size in matcher.get_matching_blocks():
+        words, between = guides[word:start_word], tokens[token:start_token]
+        if words and between:
+            for offset, pieces in enumerate(_assign_span(between, words)):
+                owned[word + offset] = pieces
+        elif between and word > 0:
+            owned[word - 1] += between
+        elif between:
+            carry = list(between)
+        for k in range(size):
+            owned[start_word + k] = [tokens[start_token + k]]
+        word, token = start_word + size, start_token + size
+    if carry:
+        first = next((i for i, pieces in enumerate(owned) if pieces), 0)
+        owned[first] = carry + owned[first]
+    return owned
+
+
+def _assign_span(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str]]:
+    """The dynamic programme of `assign_tokens` over one stretch between anchors."""
     n, m = len(guides), len(tokens)
     inf = float("inf")
     # cost[i][j]: best cost of giving the first i words the first j tokens.
@@ -71,8 +101,8 @@ def assign_tokens(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str
             here = cost[i][j]
             if here == inf:
                 continue
-            if i < n:  # word i takes 0..4 whole tokens
-                for k in range(0, min(4, m - j) + 1):
+            if i < n:  # word i takes 0..4 whole tokens (the last word: all that are left)
+                for k in range(0, (m - j if i == n - 1 else min(4, m - j)) + 1):
                     c = here + (distance(" ".join(tokens[j : j + k]), guides[i]) if k else 1.0)
                     if c < cost[i + 1][j + k]:
                         cost[i + 1][j + k], step[i + 1][j + k] = c, (1, k)

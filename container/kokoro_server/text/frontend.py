@@ -1,9 +1,10 @@
 """The engine's text front end: `phonemize(text, voice) -> Phonemized`.
 
 For one sentence: the voice names the language; inline markup and lexicon words get the
-phonemes they were given; English is normalized (money, times, dates, numbers...); the
-rest goes through the language's G2P. Every step keeps the written words, so the result is
-the sentence as written words, each with its own phonemes (see spoken.py).
+phonemes they were given; the text is normalized in the voice's language (money, times,
+dates, numbers: text/normalize/); the rest goes through the language's G2P. Every step
+keeps the written words, so the result is the sentence as written words, each with its own
+phonemes (see spoken.py).
 
 Japanese and Mandarin voices read Latin-script stretches (an English name, a sentence in
 English) with the English front end: their own G2Ps would spell them letter by letter.
@@ -20,8 +21,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from kokoro_server.spoken import Phonemized, SpokenWord
-from kokoro_server.text import normalize_en
-from kokoro_server.text.languages import ENGLISH, LanguageUnavailable, language_of
+from kokoro_server.text import normalize
+from kokoro_server.text.languages import LanguageUnavailable, language_of
+from kokoro_server.text.normalize import ja as normalize_ja
+from kokoro_server.text.normalize import zh as normalize_zh
 from kokoro_server.text.phonemes import Phonemizer
 from kokoro_server.text.pronunciation import Fixed, Lexicon, fixed_spans, markup_word
 
@@ -169,21 +172,64 @@ class TextFrontend:
 
     def _espeak_units(self, text: str, start: int, end: int, language: str) -> list[_Unit]:
         fragment = text[start:end]
-        if language in ENGLISH:
-            written = normalize_en.normalize(fragment, british=language == "en-gb")
-            spans = [(w.start, w.end, w.spoken) for w in written]
-        else:
-            spans = [(m.start(), m.end(), m[0]) for m in re.finditer(r"\S+", fragment)]
-        phonemes = self._espeak_for(language).words([spoken for _, _, spoken in spans])
+        written = normalize.normalize(fragment, language)
+        phonemes = self._espeak_for(language).words([w.spoken for w in written])
         return _one_run(
             [
-                _Unit(start + s, start + e, spoken, p)
-                for (s, e, spoken), p in zip(spans, phonemes, strict=True)
+                _Unit(start + w.start, start + w.end, w.spoken, _fixed(p, w.phonemes))
+                for w, p in zip(written, phonemes, strict=True)
             ]
         )
 
     def _cjk_units(self, text: str, start: int, end: int, language: str, voice: str) -> list[_Unit]:
+        """The fragment read by the language's G2P after its normalizer's rewrites ("$5" ->
+        "5ドル"), in one call so each reading has its context; the words a rewrite produced
+        are named by the written text they stand for."""
         fragment = text[start:end]
+        if not fragment.strip():
+            return []
+        rewrite = normalize_ja.rewrites if language == "ja" else normalize_zh.rewrites
+        claims = rewrite(fragment)
+        read = fragment
+        shifts: list[tuple[int, int, int, int]] = []  # (read start, read end, src start, src end)
+        for claim in reversed(claims):
+            read = read[: claim.start] + claim.spoken + read[claim.end :]
+        offset = 0
+        for claim in claims:
+            at = claim.start + offset
+            shifts.append((at, at + len(claim.spoken), claim.start, claim.end))
+            offset += len(claim.spoken) - (claim.end - claim.start)
+
+        def source(position: int, is_end: bool) -> int:
+            moved = 0
+            for read_start, read_end, src_start, src_end in shifts:
+                inside = (
+                    read_start < position <= read_end
+                    if is_end
+                    else read_start <= position < read_end
+                )
+                if inside:
+                    return src_end if is_end else src_start
+                if position >= read_end:
+                    moved = src_end - read_end
+            return position + moved
+
+        units: list[_Unit] = []
+        for unit in self._cjk_read(read, 0, language, voice):
+            s_start, s_end = source(unit.start, False), source(unit.end, True)
+            if units and start + s_start < units[-1].end:  # inside the same rewritten stretch
+                last = units[-1]
+                units[-1] = _Unit(
+                    last.start,
+                    max(last.end, start + s_end),
+                    last.spoken + unit.spoken,
+                    last.phonemes + unit.phonemes,
+                )
+                continue
+            units.append(_Unit(start + s_start, start + s_end, unit.spoken, unit.phonemes))
+        return _one_run(units)
+
+    def _cjk_read(self, fragment: str, offset: int, language: str, voice: str) -> list[_Unit]:
         if not fragment.strip():
             return []
         units: list[_Unit] = []
@@ -196,8 +242,19 @@ class TextFrontend:
                     units[-1] = _Unit(last.start, last.end, last.spoken, last.phonemes + phonemes)
                 continue
             cursor = at + len(written)
-            units.append(_Unit(start + at, start + cursor, written, phonemes))
-        return _one_run(units)
+            units.append(_Unit(offset + at, offset + cursor, written, phonemes))
+        return units
+
+
+_WORD_PHONEMES = re.compile(r"^[^\s.,;:!?…\"“”()¡¿—]+")
+
+
+def _fixed(phonemes: str, fixed: str | None) -> str:
+    """The G2P's phonemes for a word with its own guess replaced by the sense the sentence
+    decided (heteronyms), keeping the punctuation and space that follow it."""
+    if fixed is None:
+        return phonemes
+    return _WORD_PHONEMES.sub(fixed, phonemes, count=1) if phonemes.strip() else phonemes
 
 
 def _assemble(text: str, units: list[_Unit], language: str) -> Phonemized:

@@ -1,0 +1,62 @@
+"""Shared by Japanese and Mandarin: big amounts in 万/億 (亿) units, the rules' shapes.
+
+Both G2Ps read Arabic digits in their own language ("300" -> さんびゃく, 三百), so the
+normalizers keep digits and rewrite what surrounds them: currency symbols become the
+currency's name after the amount, times "10:30" become "10時30分" / "10点30分", slash
+and ISO dates the year-month-day form. The frontend reads each rewritten stretch with the
+language's G2P and names it by the written text.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+SCALES = {
+    "k": Decimal(10**3),
+    "K": Decimal(10**3),
+    "M": Decimal(10**6),
+    "m": Decimal(10**6),
+    "mn": Decimal(10**6),
+    "B": Decimal(10**9),
+    "bn": Decimal(10**9),
+    "T": Decimal(10**12),
+}
+NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+
+
+def amount(text: str, scale: str | None, man: str, oku: str) -> str:
+    """'2.5', 'bn' -> '25億'; '3', 'k' -> '3000'; '1,200' -> '1200'."""
+    value = Decimal(text.replace(",", ""))
+    if scale:
+        value *= SCALES[scale]
+    if value >= 10**8 and value % 10**6 == 0:
+        return _plain(value / 10**8) + oku
+    if value >= 10**4 and value % 100 == 0 and scale:
+        return _plain(value / 10**4) + man
+    return _plain(value)
+
+
+def _plain(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return text
+
+
+def currency_pattern(symbols: dict[str, str]) -> str:
+    keys = "|".join(re.escape(k) for k in sorted(symbols, key=len, reverse=True))
+    scale = r"(?:\s?(?P<scale>bn|mn|[kKMBT])\b)?"
+    return (
+        r"(?P<cur>"
+        + keys
+        + r")\s?(?P<amount>"
+        + NUMBER
+        + r")"
+        + scale
+        + r"|(?P<amount2>"
+        + NUMBER
+        + r")"
+        + scale.replace("<scale>", "<scale2>")
+        + r"\s?(?P<code>"
+        + keys
+        + r")"
+    )

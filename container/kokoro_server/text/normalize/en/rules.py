@@ -1,0 +1,918 @@
+"""English rules: each written form, and the context that decides how it is read.
+
+Order matters: the first rule to claim a stretch of text wins it, so the most specific forms
+(addresses, phone numbers, dates, times, prices) come before the general ones (a bare number).
+Rules that need context look at the neighbouring words (context.py): "in 1999" is a year,
+"1999 invitations" a count; "call 911" is dialled digit by digit; "Charles III" is "the
+Third" and "Part III" "three".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import cache
+
+from kokoro_server.text.normalize.core import END, START, Rule, rule
+from kokoro_server.text.normalize.en import verbalize as v
+from kokoro_server.text.normalize.en.context import (
+    after,
+    after_article,
+    before,
+    next_word,
+    previous_word,
+    sentence_has,
+)
+from kokoro_server.text.normalize.en.tables import (
+    ABBREVIATIONS,
+    BEFORE_NUMBER,
+    CURRENCIES,
+    DAY_ABBR,
+    DAYS,
+    GREEK,
+    MONTH_ABBR,
+    MONTHS,
+    POWERS,
+    RATE_WORDS,
+    REGNAL_NAMES,
+    ROMAN_COUNTED,
+    SCALES,
+    SERVICE_NUMBERS,
+    SYMBOLS,
+    UNICODE_FRACTIONS,
+    UNITS,
+    US_STATES,
+)
+
+NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_MONTH = r"(?P<month>" + "|".join(MONTHS + list(MONTH_ABBR)) + r")\.?"
+_AMPM = r"(?P<ampm>[AaPp]\.?\s?[Mm]\b\.?)"
+_AMPM_B = r"(?P<ampm_b>[AaPp]\.?\s?[Mm]\b\.?)"
+
+
+def _keys(table: Iterable[str], alpha: bool | None = None) -> str:
+    keys = sorted(table, key=len, reverse=True)
+    if alpha is not None:
+        keys = [k for k in keys if k[0].isalpha() == alpha]
+    return "|".join(re.escape(k) for k in keys)
+
+
+_CURRENCY_SYMBOLS = _keys({k for k in CURRENCIES if not k.isalpha() or len(k) < 3})
+_CURRENCY_CODES = _keys({k for k in CURRENCIES if k.isalpha() and len(k) == 3})
+_SCALE = r"(?P<scale>thousand|million|billion|trillion|bn|mn|tn|MM|[kKMBTm]\b)"
+_UNIT = _keys(UNITS)
+
+# Words after which a number is a year, and words that follow a year.
+_YEAR_BEFORE = {
+    "in", "since", "by", "from", "until", "till", "before", "after", "year", "early", "late",
+    "mid", "spring", "summer", "fall", "autumn", "winter", "circa", "ca.", "c.", "est.", "©",
+    "copyright", "(", "during",
+}  # fmt: skip
+# After these a number is a year only when a year came just before ("from 2009 to 2015").
+_YEAR_JOINS = {"to", "through", "and", "until", "till"}
+_YEAR_AFTER = {"ad", "bc", "bce", "ce", "a.d.", "b.c.", "season", "tax", "census", "election",
+               "olympics", "model", "edition", "vintage", "budget", "fiscal", "world"}  # fmt: skip
+_COUNTED_NOUN = re.compile(
+    r"(?!(?:was|is|has|does|as|its|this|thus|plus|minus|us|always|always|s)$)[a-z]+s"
+    r"|people|staff|data|feet|foot|new|more|other|of"
+)
+# "the summer of 1969", "the third quarter of 2026": "of" after these makes a year.
+_OF_YEAR = {"quarter", "summer", "spring", "fall", "autumn", "winter", "class", "end", "half",
+            "beginning", "start", "middle", "rest", "year", "month", "q1", "q2", "q3", "q4",
+            *(m.lower() for m in MONTHS)}  # fmt: skip
+# Words that make the next number a code said digit by digit.
+_CODE_WORDS = {
+    "code", "pin", "id", "number", "no.", "#", "order", "account", "card", "ending",
+    "extension", "ext.", "ext", "room", "gate", "flight", "tracking", "case", "ticket",
+    "reference", "ref", "ref.", "confirmation", "serial", "invoice", "reservation", "policy",
+    "member", "customer", "routing", "zip", "postal", "http", "error", "status", "badge",
+    "unit", "suite", "apt", "apartment", "is",
+}  # fmt: skip
+
+_FUNCTION_WORDS = {
+    "of", "in", "on", "at", "to", "from", "per", "past", "round", "for", "with", "and", "or",
+    "but", "so", "by", "into", "over", "under", "away", "up", "down", "long", "wide", "tall",
+    "high", "deep", "thick", "each", "a", "an", "the", "is", "are", "was", "were", "every",
+    "total", "apart", "ahead", "behind", "left", "more", "less", "than", "later", "earlier",
+    "ago", "old", "off", "out", "north", "south", "east", "west", "then", "when", "if",
+    "before", "after", "until", "while", "as", "it", "that", "this", "which", "will", "can",
+    "should", "must", "may", "would", "could", "you", "i", "we", "they", "he", "she", "not",
+    "about", "around", "above", "below", "between", "across", "along", "within", "without",
+    "too", "very", "just", "only", "plus", "minus", "times",
+}  # fmt: skip
+
+
+Say = Callable[[re.Match[str]], "str | None"]
+
+
+def _r(name: str, pattern: str, say: Say, bounded: bool = True, flags: int = 0) -> Rule:
+    return rule(name, pattern, say, bounded, flags)
+
+
+# ---- addresses -------------------------------------------------------------------------
+
+_SPELLED_TLDS = {"io", "ai", "uk", "us", "ca", "de", "fr", "jp", "cn", "in", "tv", "eu", "ly"}
+
+
+def say_address(text: str) -> str:
+    symbols = {".": " dot ", "/": " slash ", "-": " dash ", "_": " underscore ", "@": " at "}
+    symbols |= {"+": " plus ", "?": " question mark ", "=": " equals ", "#": " hash "}
+    symbols |= {"&": " and ", "~": " tilde "}
+    text = re.sub(r":(\d+)", lambda p: " " + v.cardinal(p[1]) + " ", text)  # a port
+    out = "".join(symbols.get(c, c) for c in text)
+    out = re.sub(r"\d+", lambda d: " " + v.digits(d[0]) + " ", out)
+    out = re.sub(
+        r"\bdot (\w+)\b",
+        lambda t: "dot " + (" ".join(t[1].upper()) if t[1] in _SPELLED_TLDS else t[1]),
+        out,
+    )
+    return re.sub(r"\s+", " ", out).strip()
+
+
+def _say_url(m: re.Match[str]) -> str:
+    text = re.sub(r"^https?://", "", m[0]).rstrip("/")
+    if text.lower().startswith("www."):
+        text = "w w w." + text[4:]
+    return say_address(text)
+
+
+def _say_ip(m: re.Match[str]) -> str:
+    return " dot ".join(v.digits(part) for part in m[0].split("."))
+
+
+def _say_file(m: re.Match[str]) -> str:
+    return f"{m['stem']} dot {m['ext']}"
+
+
+# ---- phone numbers and codes -----------------------------------------------------------
+
+
+def _say_phone(m: re.Match[str]) -> str:
+    said = []
+    for group in re.findall(r"\+?\d+", m[0]):
+        prefix = "plus " if group.startswith("+") else ""
+        number = group.lstrip("+")
+        said.append(prefix + ("eight hundred" if number == "800" else v.digits(number)))
+    return ", ".join(said)
+
+
+def _spell_code(text: str) -> str:
+    """'K7Q2XP' -> 'K seven Q two X P'; 'SN-4471-B' -> 'S N four four seven one B'."""
+    out = []
+    for piece in re.findall(r"\d+|[A-Za-z]+", text):
+        if piece.isdigit():
+            out.append(v.digits(piece))
+        elif piece.isupper() or len(piece) == 1:
+            out.append(" ".join(piece.upper()))
+        else:
+            out.append(piece)
+    return " ".join(out)
+
+
+def _say_alnum(m: re.Match[str]) -> str | None:
+    """'14C' 'B12' '4B' 'Q3': a letter and a number; codes with several letters and digits
+    ('K7Q2XP', '1Z', 'AA1', 'SN-4471-B') spelled out."""
+    text = m[0]
+    letters = re.findall(r"[A-Za-z]+", text)
+    numbers = re.findall(r"\d+", text)
+    if len(letters) == 1 and len(numbers) == 1 and len(letters[0]) == 1:
+        number = numbers[0]
+        said = v.digits(number) if len(number) > 3 or number.startswith("0") else v.cardinal(number)
+        return f"{letters[0].upper()} {said}" if text[0].isalpha() else f"{said} {letters[0]}"
+    return _spell_code(text)
+
+
+def _is_code_context(m: re.Match[str]) -> bool:
+    words = before(m, 3)
+    return any(w.strip(":") in _CODE_WORDS for w in words) and not (
+        words and words[-1] in ("is",) and not any(w in _CODE_WORDS - {"is"} for w in words)
+    )
+
+
+def _say_digit_groups(m: re.Match[str]) -> str | None:
+    """'582 941' after 'code is', '123 4567 89' after 'number is': digit by digit."""
+    if not _is_code_context(m) and not re.search(r"[A-Z]{2}\s$", m.string[: m.start()]):
+        return None
+    return ", ".join(v.digits(g) for g in m[0].split())
+
+
+def _say_code_sequence(m: re.Match[str]) -> str | None:
+    """'1Z 999 AA1 0123 4567 84' after 'tracking number is': every group spelled."""
+    groups = m[0].split()
+    if not _is_code_context(m) or sum(any(c.isdigit() for c in g) for g in groups) < 2:
+        return None
+    if not any(c.isalpha() for c in m[0]):
+        return None  # digits only: the digit-groups rule
+    return " ".join(_spell_code(g) for g in groups)
+
+
+def _say_code_number(m: re.Match[str]) -> str | None:
+    """A bare number that is dialled or keyed rather than counted."""
+    n = m[0]
+    prev = previous_word(m)
+    words = before(m, 3)
+    # A ZIP code after a state ("CA 94105"), a flight after its airline ("UA 857").
+    if re.fullmatch(r"[A-Z]{2}", prev) and (len(n) == 5 or prev not in US_STATES):
+        return v.digits(n)
+    if n in SERVICE_NUMBERS and (
+        sentence_has(m, r"\b(call|dial|text|emergency|hotline|line|police|ambulance)\b")
+        or words[-1:] == ["is"]
+    ):
+        return v.digits(n)
+    if len(n) >= 5:  # nobody writes a count of ten thousand or more without commas
+        return v.digits(n)
+    if n.startswith("0") and len(n) > 1:
+        return v.digits(n)
+    if len(n) >= 3 and any(w.strip(":,") in _CODE_WORDS - {"is", "number"} for w in words):
+        return v.digits(n)
+    if len(n) == 4 and words[-2:] in (["number", "is"], ["pin", "is"], ["code", "is"]):
+        return v.digits(n)
+    if len(n) == 4 and re.search(r"\b(pin|card|ending in|account)\b", " ".join(words)):
+        return v.digits(n)
+    return None
+
+
+# ---- money -----------------------------------------------------------------------------
+
+
+def _say_money(m: re.Match[str], british: bool) -> str:
+    g = m.groupdict()
+    code = g["cur"] or g["code"]
+    if code == "¥" and sentence_has(m, r"\b(china|chinese|beijing|shanghai|yuan|rmb)\b"):
+        code = "CN¥"
+    amount = g["amount"] or g["amount2"]
+    written_scale = g.get("scale") or g.get("scale2")
+    scale = SCALES.get(written_scale) if written_scale else None
+    rate = g.get("rate")
+    adjective = after_article(m) and not rate
+    said = v.money(code, amount, scale, adjective, british)
+    if g["neg"]:
+        said = "minus " + said
+    if rate:
+        said += " " + RATE_WORDS.get(rate, f"per {rate}")
+    return said
+
+
+def _say_cents(m: re.Match[str]) -> str:
+    return f"{v.cardinal(m['n'])} {v.plural(m['n'], 'cent', 'cents')}"
+
+
+# ---- times and dates -------------------------------------------------------------------
+
+
+def _say_time(m: re.Match[str], british: bool) -> str | None:
+    hour, minute = int(m["hour"]), m["minute"] or None
+    ampm = m.groupdict().get("ampm")
+    if ampm and minute == "00":
+        minute = None
+    said = v.clock(hour, minute, ampm, british)
+    if m.groupdict().get("second"):
+        said += f" and {v.cardinal(m['second'])} seconds"
+    return said
+
+
+def _say_clock_text(text: str, british: bool) -> str:
+    found = re.fullmatch(r"(?P<hour>\d{1,2})(?::(?P<minute>\d\d))?\s?" + _AMPM + "?", text.strip())
+    if not found:
+        return text
+    minute = found["minute"]
+    if found["ampm"] and minute == "00":
+        minute = None
+    return v.clock(int(found["hour"]), minute, found["ampm"], british)
+
+
+def _say_time_range(m: re.Match[str], british: bool) -> str:
+    return f"{_say_clock_text(m['a'], british)} to {_say_clock_text(m['b'], british)}"
+
+
+def _numeric_date(m: re.Match[str], british: bool) -> str | None:
+    a, b = int(m["a"]), int(m["b"])
+    month, day = (b, a) if british else (a, b)
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    y = m.groupdict().get("y")
+    year_number = None
+    if y:
+        year_number = int(y) if len(y) == 4 else 2000 + int(y) if int(y) < 50 else 1900 + int(y)
+    said = v.date(month, day, year_number, british, british)
+    return (
+        ("the " + said) if british and not re.search(r"\bthe\s+$", m.string[: m.start()]) else said
+    )
+
+
+_DATE_BEFORE = {
+    "on", "before", "after", "until", "till", "dated", "since", "due", "expires", "renews",
+    "from", "to", "through", "thru", "by", "monday,", "tuesday,", "wednesday,", "thursday,",
+    "friday,", "saturday,", "sunday,", "runs", "as", "of", "is", "was", "date", "closed",
+    "reopens", "resume", "resumes", "starting", "effective", "ends", "starts", "and",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+}  # fmt: skip
+_FRACTION_BOTTOMS = {2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100}
+
+
+def _say_slash(m: re.Match[str], british: bool) -> str | None:
+    """'7/4': a date after 'on'/'by'..., a fraction before a measure word or 'of'."""
+    a, b = int(m["a"]), int(m["b"])
+    text = m[0]
+    if text == "24/7":
+        return "twenty-four seven"
+    if text == "9/11":
+        return "nine eleven"
+    if a == b and a in (50, 100):
+        return f"{v.cardinal(str(a))} {v.cardinal(str(b))}"
+    words = before(m, 2)
+    prev = words[-1] if words else ""
+    nxt = next_word(m).lower()
+    if prev.rstrip(":") in ("score", "rated", "rating") or nxt in ("stars", "rating", "points"):
+        return f"{v.cardinal(str(a))} out of {v.cardinal(str(b))}"
+    fraction_like = a < b and b in _FRACTION_BOTTOMS
+    date_like = 1 <= (b if british else a) <= 12 and 1 <= (a if british else b) <= 31
+    follows_date = re.search(r"\d{1,2}/\d{1,2}\s*[–-]\s*$", m.string[: m.start()]) is not None
+    if date_like and (
+        follows_date
+        or (prev in _DATE_BEFORE and not (fraction_like and prev in ("by", "is", "of", "and")))
+        or (not fraction_like and nxt not in ("of", "cup", "cups"))
+        or nxt in ("for", "at")
+    ):
+        return _numeric_date(m, british)
+    if a < b or b in _FRACTION_BOTTOMS:
+        return v.fraction(a, b, british)
+    return None
+
+
+def _say_month_year(m: re.Match[str], british: bool) -> str | None:
+    month = int(m["a"])
+    if not 1 <= month <= 12:
+        return None
+    return f"{MONTHS[month - 1]} {v.year(int(m['y']), british)}"
+
+
+# ---- numbers in context ----------------------------------------------------------------
+
+
+def _is_year_context(m: re.Match[str], n: int) -> bool:
+    if not 1000 <= n <= 2099:
+        return False
+    words = before(m, 3)
+    prev = words[-1] if words else ""
+    nxt = after(m, 2)
+    if nxt and nxt[0] in _YEAR_AFTER:
+        return True
+    counted = bool(nxt) and _COUNTED_NOUN.fullmatch(nxt[0]) is not None
+    if prev == "of" and words[-2:-1] and words[-2] in _OF_YEAR:
+        return not counted
+    if prev in _YEAR_JOINS:
+        # "from 2009 to 2015", "between 1914 and 1918"; "dates back to 1066".
+        earlier = re.search(
+            r"\b(?:from|in|since|between)\s+(\d{4})\s+\w+\s+$", m.string[: m.start()], re.I
+        )
+        if (earlier or words[-2:-1] in (["back"], ["dates"], ["dated"])) and not counted:
+            return True
+        if prev in ("to", "and", "through"):
+            return False
+    if prev == "(" and nxt[:1] == [")"]:
+        return True
+    if prev in _YEAR_BEFORE or prev.capitalize() in MONTHS:
+        # "in 1500 tries": a counted noun after it makes it a count.
+        return not (nxt and _COUNTED_NOUN.fullmatch(nxt[0]) and nxt[0] not in ("s",))
+    return m.start() == 0 and bool(nxt) and nxt[0] == ","
+
+
+def _say_year_or_number(m: re.Match[str], british: bool) -> str | None:
+    n = m["n"]
+    if len(n) == 4 and _is_year_context(m, int(n)):
+        return v.year(int(n), british)
+    return None
+
+
+def _say_bc_ad(m: re.Match[str], british: bool) -> str:
+    return f"{v.year(int(m['n']), british)} {' '.join(m['era'].replace('.', '').upper())}"
+
+
+def _say_short_year(m: re.Match[str]) -> str:
+    return v.cardinal(m["n"])
+
+
+def _say_decade(m: re.Match[str]) -> str:
+    century, decade = m["century"], int(m["decade"])
+    if decade == 0 and century:
+        if century == "20":
+            return "two thousands"
+        return f"{v.cardinal(century)} hundreds"
+    tens = {10: "tens"}.get(decade) or v.cardinal(str(decade)).replace("y", "ies")
+    return f"{v.cardinal(century)} {tens}" if century else tens
+
+
+def _say_range_start(m: re.Match[str], british: bool) -> str:
+    """'10-20' -> 'ten to': the start of a range, then the end by its own rule."""
+    a, b = m["a"], m["b"]
+    yearish = (
+        len(a) == 4
+        and len(b) in (2, 4)
+        and 1000 <= int(a) <= 2099
+        and not re.search(
+            r"\b(pages?|lines?|pp\.|rows?|items?|steps?)\s*$", m.string[: m.start()], re.I
+        )
+    )
+    if yearish:
+        return v.year(int(a), british) + " to"
+    if "." in a and _is_version_context(m):
+        return v.version(a) + " to"
+    return v.cardinal(a, british) + " to"
+
+
+def _say_range_end_year(m: re.Match[str], british: bool) -> str | None:
+    start = re.search(r"(\d{4})\s?[-–—]\s?$", m.string[: m.start()])
+    if start and 1000 <= int(start[1]) <= 2099:
+        b = m["n"]
+        if len(b) == 2:
+            b = start[1][:2] + b
+        return v.year(int(b), british)
+    return None
+
+
+_VERSIONED = re.compile(r"(?:[A-Z][\w+#.-]*|[a-z]+[A-Z][\w]*|version|release|v|to|or|and|,)$")
+
+
+def _is_version_context(m: re.Match[str]) -> bool:
+    prefix = m.string[: m.start()].rstrip()
+    word = re.search(r"(\S+)$", prefix)
+    if not word:
+        return False
+    token = word[1]
+    if (
+        token[0].isupper()
+        and token.rstrip(",.") not in MONTHS + DAYS
+        and token
+        not in (
+            "The",
+            "A",
+            "An",
+            "It",
+            "In",
+            "At",
+            "By",
+            "About",
+        )
+    ):
+        return True
+    if token.lower() in ("version", "release", "v"):
+        return True
+    # "... 3.11 or 3.12": a version named earlier in the sentence.
+    return token.lower().strip(",") in ("to", "or", "and", "than", "not", "from") and bool(
+        re.search(r"(?:[A-Z][\w.+#-]*|v)\s?\d+\.\d+", prefix)
+    )
+
+
+def _say_version(m: re.Match[str]) -> str | None:
+    number = m["v"]
+    if m["prefix"]:
+        said = "version " + v.version(number)
+    elif number.count(".") >= 2 or _is_version_context(m):
+        said = v.version(number)
+    else:
+        return None
+    if m["suffix"]:
+        said += " " + re.sub(r"[.-]", " ", m["suffix"]).strip()
+        said = re.sub(r"\d+", lambda d: v.cardinal(d[0]), said)
+    return said
+
+
+def _say_roman(m: re.Match[str]) -> str | None:
+    numeral = m["r"]
+    if not v.is_roman(numeral):
+        return None
+    prev = previous_word(m)
+    value = v.roman(numeral)
+    if prev.lower().strip(",") in ROMAN_COUNTED:
+        return v.cardinal(str(value))
+    if not numeral.isupper():
+        return None
+    if prev in REGNAL_NAMES:
+        return "the " + v.ordinal(value).capitalize()
+    if numeral == "I" or (len(numeral) == 1 and numeral in "VXLCDM"):
+        return None
+    # "Rocky IV", "Final Fantasy VII": a title's number.
+    if prev[:1].isupper() and prev.isalpha() and value > 1:
+        return v.cardinal(str(value))
+    return None
+
+
+def _say_ratio(m: re.Match[str]) -> str | None:
+    """'16:9': a ratio, not a time (a time has two-digit minutes)."""
+    if len(m["b"]) == 2 and not re.search(r"\b(ratio|aspect|odds)\b", m.string, re.I):
+        return None
+    return f"{v.cardinal(m['a'])} to {v.cardinal(m['b'])}"
+
+
+def _say_ordinal(m: re.Match[str]) -> str:
+    return v.ordinal(int(m["n"].replace(",", "")))
+
+
+def _say_number(m: re.Match[str], british: bool) -> str:
+    return v.cardinal(m[0], british)
+
+
+def _say_scaled(m: re.Match[str], british: bool) -> str:
+    return f"{v.cardinal(m['n'], british)} {SCALES[m['scale']]}"
+
+
+# ---- measures --------------------------------------------------------------------------
+
+
+def _unit_singular(m: re.Match[str]) -> bool:
+    """'a 10 kg bag', 'the 1500 mg daily limit', '4" squares': a unit before a noun."""
+    following = re.match(r"\s*-?([a-z]+)\b", m.string[m.end() :])
+    before_noun = following is not None and following[1] not in _FUNCTION_WORDS
+    if after_article(m):
+        return True
+    determiner = re.search(r"\b(the|this|that|each|every|per|one)\s+$", m.string[: m.start()], re.I)
+    return before_noun and (bool(determiner) or m["unit"] in ('"', "″", "in."))
+
+
+def _say_measure(m: re.Match[str], british: bool) -> str:
+    one, many = UNITS[m["unit"]]
+    value = m["n"]
+    big = m["big"]
+    fraction = re.fullmatch(r"\d+/\d+|[½⅓⅔¼¾⅛⅜⅝⅞]", value) is not None
+    unit = one if _unit_singular(m) or fraction else many if big else v.plural(value, one, many)
+    return f"{_say_amount(value, british)}{' ' + big if big else ''} {unit}"
+
+
+def _say_amount(value: str, british: bool) -> str:
+    mixed = re.fullmatch(r"(\d+)\s?(?:(\d+)/(\d+)|([½⅓⅔¼¾⅛⅜⅝⅞]))", value)
+    if mixed:
+        top, bottom = (int(mixed[2]), int(mixed[3])) if mixed[2] else UNICODE_FRACTIONS[mixed[4]]
+        return v.mixed(mixed[1], top, bottom, british)
+    simple = re.fullmatch(r"(\d+)/(\d+)", value)
+    if simple:
+        return v.fraction(int(simple[1]), int(simple[2]), british)
+    if value in UNICODE_FRACTIONS:
+        return v.fraction(*UNICODE_FRACTIONS[value], british)
+    return v.cardinal(value, british)
+
+
+def _say_feet_inches(m: re.Match[str]) -> str:
+    feet, inches = m["ft"], m["inch"]
+    said = f"{v.cardinal(feet)} {v.plural(feet, 'foot', 'feet')}"
+    if inches:
+        said += f" {v.cardinal(inches)} {v.plural(inches, 'inch', 'inches')}"
+    return said
+
+
+def _say_temperature(m: re.Match[str], british: bool) -> str:
+    scale = {"C": " Celsius", "F": " Fahrenheit", "K": " kelvin", "": ""}[
+        (m["scale"] or "").upper()
+    ]
+    return f"{v.cardinal(m['n'], british)} {v.plural(m['n'], 'degree', 'degrees')}{scale}"
+
+
+def _say_percent(m: re.Match[str], british: bool) -> str:
+    return f"{v.cardinal(m['n'], british)} percent"
+
+
+def _say_multiply(m: re.Match[str], british: bool) -> str:
+    """'4 × 6 grid', '30 × 20 × 15 cm' are sizes ('by'); '3 × 4 = 12' is a product."""
+    rest = re.sub(r"^\s*[\d.,]+", "", m.string[m.end() :])  # what follows the second factor
+    by = not re.match(r"\s*\$", m.string[m.end() :]) and bool(
+        re.match(r"\s*(?:[×x]\s*\d|(?:" + _UNIT + r")\b|[a-z]+)", rest)
+    )
+    return f"{v.cardinal(m['a'] or m['a2'], british)} {'by' if by else 'times'} "
+
+
+def _say_times(m: re.Match[str], british: bool) -> str | None:
+    """'10x faster', '1.5×' -> 'times'; '2x + 3' is algebra ('two x')."""
+    rest = m.string[m.end() :]
+    if m["x"] == "x" and (re.match(r"\s*[-+=<>²³^]", rest) or re.match(r"[²³]", rest)):
+        return f"{v.cardinal(m['n'], british)} x"
+    return f"{v.cardinal(m['n'], british)} times"
+
+
+# ---- abbreviations and symbols ---------------------------------------------------------
+
+
+def _say_title(m: re.Match[str]) -> str:
+    word = m["title"]
+    name = bool(m["name"])
+    if word == "Dr":
+        return "Doctor" if name else "Drive"
+    return "Saint" if name else "Street"
+
+
+def _say_direction(m: re.Match[str]) -> str:
+    return {"N": "North", "S": "South", "E": "East", "W": "West"}[m["d"]]
+
+
+def _say_comparison(m: re.Match[str]) -> str:
+    said = SYMBOLS[m[0].strip()]
+    prev = previous_word(m).lower()
+    if said.startswith("is ") and (prev in ("is", "are", "was", "be", "were") or not prev):
+        said = said[3:]
+    return f" {said} "
+
+
+def _say_approx(m: re.Match[str]) -> str:
+    prev = previous_word(m).lower()
+    return (
+        " approximately "
+        if prev in ("is", "was", "are", "") or prev.isdigit()
+        else " is approximately "
+    )
+
+
+def _say_power(m: re.Match[str]) -> str:
+    exponent = m["e"]
+    if exponent == "2":
+        return " squared"
+    if exponent == "3":
+        return " cubed"
+    if exponent.isdigit():
+        return " to the " + v.ordinal(int(exponent))
+    return " to the " + exponent
+
+
+def _say_camel_hashtag(m: re.Match[str]) -> str:
+    return "hashtag " + " ".join(re.findall(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+|\d+", m["tag"]))
+
+
+def _say_initialism(m: re.Match[str]) -> str:
+    return " ".join(m[0].replace(".", ""))
+
+
+def _abbreviation(m: re.Match[str]) -> str:
+    return ABBREVIATIONS[m[0]]
+
+
+def _say_day(m: re.Match[str]) -> str | None:
+    if m["day"] == "Sun" and not re.match(r"\s*[,–—-]", m.string[m.end() :]):
+        return None  # "the Sun."
+    return DAY_ABBR[m["day"]]
+
+
+def _say_month_abbr(m: re.Match[str]) -> str | None:
+    return MONTH_ABBR.get(m["mon"])
+
+
+def _say_ampersand(m: re.Match[str]) -> str:
+    return m["a"] + " and " + m["b"]
+
+
+def _say_dash_pause(m: re.Match[str]) -> str:
+    return ","
+
+
+@cache
+def rules(british: bool) -> tuple[Rule, ...]:
+    """The English rules for one variant (US: month/day dates; British: day/month)."""
+
+    def b(say: Callable[[re.Match[str], bool], str | None]) -> Say:
+        return lambda m: say(m, british)
+
+    money_pattern = (
+        r"(?P<neg>[-−])?(?P<cur>" + _CURRENCY_SYMBOLS + r")\s?(?P<amount>" + NUMBER + r")"
+        r"(?:\s?" + _SCALE + r")?"
+        r"|(?P<code>"
+        + _CURRENCY_CODES
+        + r")\s?(?P<amount2>"
+        + NUMBER
+        + r")(?:\s?"
+        + _SCALE.replace("<scale>", "<scale2>")
+        + ")?"
+    )
+    money_after = r"(?P<amount2>" + NUMBER + r")\s?(?P<code>" + _CURRENCY_CODES + r"|元)"
+    rate = r"(?:/(?P<rate>" + _keys(RATE_WORDS) + r"))?"
+    number_unit = (
+        r"(?<![\w.,])(?P<n>[-−]?(?:" + NUMBER + r"|\d+\s?\d+/\d+|\d+/\d+|\d*\s?[½⅓⅔¼¾⅛⅜⅝⅞]))"
+        r"(?:\s(?P<big>thousand|million|billion))?"
+    )
+    return (
+        _r("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", lambda m: say_address(m[0])),
+        _r(
+            "url",
+            r"(?:https?://|www\.)[^\s]*[^\s.,;:!?)\]'\"”’]"
+            r"|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|ai|dev|edu|gov|app|info|co\.uk|co|design"
+            r"|uk|us|ca|de|me|tv|ly|so|xyz|cloud|tech|site)(?:/[^\s]*[^\s.,;:!?)\]'\"”’])?",
+            _say_url,
+        ),
+        _r("ip", r"\d{1,3}(?:\.\d{1,3}){3}", _say_ip),
+        _r(
+            "file",
+            r"(?P<stem>[\w-]+)\.(?P<ext>json|log|py|js|ts|txt|md|csv|yaml|yml|toml|html|css|sh"
+            r"|pdf|zip|exe|env|cfg|ini|xml|sql|rs|go|java|rb|tsx|jsx|lock|png|jpg|svg)",
+            _say_file,
+        ),
+        _r(
+            "phone",
+            r"(?:\+\d{1,3}[ .-]?|1[ .-])?(?:\(\d{3}\)[ .-]?|\d{3}[.-])\d{3}[.-]\d{4}"
+            r"|\+\d{1,3}(?:[ .-]\d{2,4}){2,4}|\d{3}-\d{4}",
+            _say_phone,
+        ),
+        _r(
+            "iso-date",
+            r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})",
+            lambda m: (
+                v.date(int(m["mo"]), int(m["d"]), int(m["y"]), british, british)
+                if 1 <= int(m["mo"]) <= 12
+                else None
+            ),
+        ),
+        _r(
+            "numeric-date",
+            r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})",
+            b(_numeric_date),
+        ),
+        _r("month-year-numeric", r"(?P<a>\d{1,2})/(?P<y>\d{4})", b(_say_month_year)),
+        _r(
+            "month-day",
+            _MONTH + r"\s(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,?\s(?P<y>\d{4}))?",
+            lambda m: v.date(
+                MONTHS.index(MONTH_ABBR.get(m["month"], m["month"])) + 1,
+                int(m["d"]),
+                int(m["y"]) if m["y"] else None,
+                False,
+                british,
+            ),
+        ),
+        _r(
+            "day-month",
+            r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?" + _MONTH + r"(?:,?\s(?P<y>\d{4}))?",
+            lambda m: (
+                ("" if re.search(r"\bthe\s+$", m.string[: m.start()], re.I) else "the ")
+                + v.date(
+                    MONTHS.index(MONTH_ABBR.get(m["month"], m["month"])) + 1,
+                    int(m["d"]),
+                    int(m["y"]) if m["y"] else None,
+                    True,
+                    british,
+                )
+            ),
+        ),
+        _r(
+            "month-year",
+            _MONTH + r"\s(?P<y>\d{4})",
+            lambda m: f"{MONTH_ABBR.get(m['month'], m['month'])} {v.year(int(m['y']), british)}",
+        ),
+        _r(
+            "time-range",
+            r"(?P<a>(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\b\.?)?)\s?[-–—]\s?"
+            r"(?P<b>(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?[AaPp]\.?[Mm]\b\.?)",
+            b(_say_time_range),
+        ),
+        _r(
+            "time",
+            r"(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)(?::(?P<second>[0-5]\d))?"
+            r"(?:\s?" + _AMPM + ")?",
+            b(_say_time),
+        ),
+        _r("ratio", r"(?P<a>\d+):(?P<b>\d+)", _say_ratio),
+        _r("time-ampm", r"(?P<hour>1[0-2]|0?[1-9])(?P<minute>)\s?" + _AMPM, b(_say_time)),
+        _r("money", "(?:" + money_pattern + ")" + rate, b(_say_money)),
+        _r("money-after", money_after + rate, b(_say_money_after)),
+        _r("cents", r"(?P<n>\d+)\s?¢", _say_cents),
+        _r("decade", r"(?:'|’)?(?P<century>1[0-9]|20)?(?P<decade>\d0)s", _say_decade),
+        _r("hex", r"0x[0-9a-fA-F]+", lambda m: "zero x " + _spell_code(m[0][2:])),
+        _r("percent", r"(?P<n>[-−]?(?:" + NUMBER + r"))\s?%", b(_say_percent)),
+        _r(
+            "temperature",
+            r"(?P<n>[-−]?(?:" + NUMBER + r"))\s?°\s?(?P<scale>[CcFfK]\b)?",
+            b(_say_temperature),
+        ),
+        _r("feet-inches", r"(?P<ft>\d+)['′]\s?(?:(?P<inch>\d+)[\"″])?", _say_feet_inches),
+        _r(
+            "measure",
+            number_unit + r"(?:-|\s?)(?P<unit>" + _UNIT + r")(?![\w/])",
+            b(_say_measure),
+            bounded=False,
+        ),
+        _r(
+            "multiply",
+            r"(?<![\w.])(?P<a>"
+            + NUMBER
+            + r")(?:\s?[×x]\s?)(?=\$?\d)|(?<![\w.])(?P<a2>"
+            + NUMBER
+            + r")\s×(?=\s\$?\d)",
+            b(_say_multiply),
+            bounded=False,
+        ),
+        _r("times", r"(?P<n>\d+(?:\.\d+)?)\s?(?P<x>[x×])", b(_say_times)),
+        _r(
+            "bc-ad",
+            r"(?P<n>\d{1,4})\s(?P<era>AD|BC|BCE|CE|A\.D\.|B\.C\.)",
+            b(_say_bc_ad),
+        ),
+        _r("short-year", r"['’](?P<n>\d\d)", _say_short_year),
+        _r(
+            "version",
+            r"(?P<prefix>[vV])?(?P<v>(?<=[vV])\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*)"
+            r"(?P<suffix>-(?:alpha|beta|rc|pre)[.\d]*)?",
+            _say_version,
+        ),
+        _r("roman", r"(?P<r>[IVXLCDM]+|[ivxlc]+)(?='s)?", _say_roman),
+        _r("code-sequence", r"[A-Z\d]+(?:\s[A-Z\d]+){2,}", _say_code_sequence),
+        _r("alnum", r"(?=[A-Z\d-]*\d)(?=[\d-]*[A-Z])[A-Z\d]{2,}(?:-[A-Z\d]+)*", _say_alnum),
+        _r("digit-groups", r"\d{3,4}(?:\s\d{2,4})+", _say_digit_groups),
+        _r("code-number", r"\d{3,}", _say_code_number),
+        _r(
+            "range-end-year", r"(?<=[-–—])(?P<n>\d{4}|\d{2})", b(_say_range_end_year), bounded=False
+        ),
+        _r(
+            "range",
+            START + r"(?<!/)(?P<a>\d+(?:\.\d+)?)(?:\s?[-–]\s?|—)(?=(?P<b>[$€£¥₹]?\d+))",
+            b(_say_range_start),
+            bounded=False,
+        ),
+        _r(
+            "word-range",
+            r"(?<=[A-Za-z.])\s?[–—-]\s?(?=(?:"
+            + "|".join(DAYS + list(DAY_ABBR) + MONTHS)
+            + r")\b)|(?<=\d)\s?–\s?(?=[$€£¥₹]\d)|(?<=[\d%°CFm])\s?–\s?(?=\d)"
+            + r"|(?<=\b[A-Z])-(?=\d)",
+            lambda m: " through " if re.search(r"\bK$", m.string[: m.start()]) else " to ",
+            bounded=False,
+        ),
+        _r(
+            "mixed-fraction",
+            r"(?P<w>\d+)(?:\s(?P<t>\d+)/(?P<b>\d+)|\s?(?P<u>[½⅓⅔¼¾⅛⅜⅝⅞]))",
+            lambda m: v.mixed(
+                m["w"],
+                *((int(m["t"]), int(m["b"])) if m["t"] else UNICODE_FRACTIONS[m["u"]]),
+                british,
+            ),
+        ),
+        _r("slash", r"(?P<a>\d{1,3})/(?P<b>\d{1,3})", b(_say_slash)),
+        _r(
+            "unicode-fraction",
+            r"[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]",
+            lambda m: v.fraction(*UNICODE_FRACTIONS[m[0]], british),
+            bounded=False,
+        ),
+        _r("ordinal", r"(?P<n>\d{1,3}(?:,\d{3})*|\d+)(?:st|nd|rd|th)", _say_ordinal),
+        _r(
+            "before-number",
+            START + r"(?P<word>" + _keys(BEFORE_NUMBER) + r")(?=\s?[$€£¥₹]?\d)",
+            lambda m: BEFORE_NUMBER[m["word"]] + " ",
+            bounded=False,
+        ),
+        _r("scaled", r"(?P<n>" + NUMBER + r")(?P<scale>[kKMB]|bn)", b(_say_scaled)),
+        _r("year", r"(?P<n>1\d\d\d|20\d\d)", b(_say_year_or_number)),
+        _r("number", r"[-−]?(?:" + NUMBER + r")|[-−]?\.\d+", b(_say_number)),
+        _r(
+            "title",
+            r"(?P<title>Dr|St)\.(?=(?P<name>\s+(?:[A-Z]|\d))?)|\b(?P<title2>St)(?=[\s,]|$)",
+            lambda m: _say_title_any(m),
+            bounded=False,
+        ),
+        _r("direction", r"(?P<d>[NSEW])\.?(?=\s\d+(?:st|nd|rd|th)\b)", _say_direction),
+        _r("day", r"(?P<day>" + _keys(DAY_ABBR) + r")\.", _say_day),
+        _r("month-abbr", r"(?P<mon>" + _keys(MONTH_ABBR) + r")\.(?=\s)", _say_month_abbr),
+        _r("initialism", r"(?:[A-Z]\.){2,}", _say_initialism),
+        _r("abbreviation", r"(?:" + _keys(ABBREVIATIONS) + r")", _abbreviation),
+        _r("hashtag", r"#(?P<tag>[A-Za-z]\w+)", _say_camel_hashtag),
+        _r("ampersand", r"(?P<a>[A-Z]+)&(?P<b>[A-Z]+)", _say_ampersand),
+        _r(
+            "implicit-times",
+            r"(?<=\b[A-Z])\((?=[^)]*[-+*/][^)]*\))",
+            lambda m: " times (",
+            bounded=False,
+        ),
+        _r("big-o", r"O\((?P<x>[^)]+)\)", lambda m: f"O of {m['x']}"),
+        _r("power", r"\^(?P<e>\w+)", _say_power, bounded=False),
+        _r("superscript", r"[²³]", lambda m: " " + POWERS[m[0]], bounded=False),
+        _r("sqrt", r"√", lambda m: "square root of ", bounded=False),
+        _r("greek", "|".join(GREEK), lambda m: f" {GREEK[m[0]]} ", bounded=False),
+        _r(
+            "comparison",
+            r"(?<=[\w)²³])\s?(?:<=|>=|[<>≤≥≠])\s?(?=[\w(√−-])|(?<=\bis)\s[≤≥]\s?(?=\d)",
+            _say_comparison,
+            bounded=False,
+        ),
+        _r("approx", r"\s?≈\s?", _say_approx, bounded=False),
+        _r("over", r"(?<=[a-zΔδ])/(?=[A-Za-zΔδ])", lambda m: " over ", bounded=False),
+        _r("pause-dash", r"\s[–—]\s|(?<=[a-z])—(?=[a-z])", _say_dash_pause, bounded=False),
+        _r("ellipsis", r"(?<=\w)(?:…|\.\.\.)(?=\s+[a-z])", lambda m: ",", bounded=False),
+        _r("slash-or", r"\s/\s", lambda m: ", ", bounded=False),
+        _r(
+            "symbol",
+            r"(?<![\w])(?:&|\+|=|@|±|×|÷|∞|→|⇒|©|§)(?!\w\w)|~(?=\s?[$€£¥₹]?\d)|[™®†‡]",
+            lambda m: f" {SYMBOLS[m[0]]} " if SYMBOLS[m[0]] else " ",
+            bounded=False,
+        ),
+    )
+
+
+def _say_title_any(m: re.Match[str]) -> str:
+    if m["title2"]:
+        return "Street"
+    return _say_title(m)
+
+
+def _say_money_after(m: re.Match[str], british: bool) -> str:
+    code = "CN¥" if m["code"] == "元" else m["code"]
+    adjective = after_article(m)
+    said = v.money(code, m["amount2"], None, adjective, british)
+    if m.groupdict().get("rate"):
+        said += " " + RATE_WORDS.get(m["rate"], f"per {m['rate']}")
+    return said
+
+
+__all__ = ["END", "START", "rules", "say_address"]

