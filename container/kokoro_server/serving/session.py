@@ -155,6 +155,7 @@ class Session:
         self.outbox: asyncio.Queue[_Done] = asyncio.Queue(maxsize=2)
         self.send_lock = asyncio.Lock()
         self.next_index = 0
+        self.unspoken = 0  # indices given to sentences that were reported, not spoken
         self.audio_s = 0.0
         self.last_queued: _Sentence | None = None  # for next_framing
         self.frame_carry = g711.FrameCarry()
@@ -421,7 +422,7 @@ class Session:
                     await self._send_control(protocol.flushed(), item.generation)
                     continue
                 await self._send_control(
-                    protocol.session_end(self.next_index, round(self.audio_s, 3))
+                    protocol.session_end(self.next_index - self.unspoken, round(self.audio_s, 3))
                 )
                 await self.transport.close(1000, "session end")
                 return
@@ -439,6 +440,7 @@ class Session:
             self.pending -= 1
             index = self.next_index
             self.next_index += 1
+            self.unspoken += 1
             await self._write_text(
                 protocol.error(failed.code, failed.message, index=index, sentence=item.text)
             )
