@@ -86,11 +86,13 @@ async def test_the_stream_names_what_it_could_not_say(server):
         await send(ws, {"text": "🎉 \x1b[0m"})  # an utterance with nothing to say
         first = await read_until(ws, is_type("flushed"), timeout=60)
         await send(ws, {"type": "start", "emoji": "name"})
-        await send(ws, {"text": "Done 🎉"})
+        await send(ws, {"text": "Done 🎉\n⁂ ⁂"})  # the last line has nothing to say
         second = await read_until(ws, is_type("flushed"), timeout=120)
     notice = errors(first)
     assert [(e["code"], e["fatal"], e["text"]) for e in notice] == [
         ("nothing_to_say", False, "🎉 \x1b[0m")
     ]
+    unspoken = errors(second)
+    assert [(e["code"], e["index"], e["text"]) for e in unspoken] == [("nothing_to_say", 1, "⁂ ⁂")]
     starts = [c["text"] for c in controls(second) if c["type"] == "sentence_start"]
     assert starts == ["Done party popper"]
