@@ -66,8 +66,22 @@ def interrupted_event(played_ms: float | None, heard: str) -> dict[str, Any]:
     return {"type": EventType.INTERRUPTED, "played_ms": played_ms, "heard": heard}
 
 
-def error_event(code: str, message: str, fatal: bool = True) -> dict[str, Any]:
-    return {"type": EventType.ERROR, "code": code, "message": message, "fatal": fatal}
+def error_event(
+    code: str,
+    message: str,
+    fatal: bool = True,
+    *,
+    index: int | None = None,
+    text: str | None = None,
+) -> dict[str, Any]:
+    """An error; one about a sentence the TTS could not speak carries its `index` and `text`."""
+    event: dict[str, Any] = {"type": EventType.ERROR, "code": code, "message": message}
+    event["fatal"] = fatal
+    if index is not None:
+        event["index"] = index
+    if text is not None:
+        event["text"] = text
+    return event
 
 
 def done_event(metrics: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ from .payload import Invocation, tts_sample_rate
 from .speakable import SpeakableFilter
 from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
 from .tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
+
+log = logging.getLogger("voice_agent.pipeline")
 
 # TTS errors after which no sentence of this invocation can succeed: end it at once.
 FATAL_TTS_CODES = frozenset({"unknown_voice", "bad_parameter"})
@@ -314,7 +317,19 @@ class VoicePipeline:
             if msg.get("fatal", False) or msg.get("code") in FATAL_TTS_CODES:
                 queue.put_nowait(_Fatal(code, message))
                 return True
-            queue.put_nowait(error_event(code, message, fatal=False))
+            # A sentence the TTS could not speak: named (index, text) to the caller and logged,
+            # never skipped in silence.
+            said = msg.get("index")
+            unsaid = msg.get("text")
+            event = error_event(
+                code,
+                message,
+                fatal=False,
+                index=said if isinstance(said, int) and not isinstance(said, bool) else None,
+                text=unsaid if isinstance(unsaid, str) else None,
+            )
+            log.warning("tts did not speak sentence %s (%s: %s): %r", said, code, message, unsaid)
+            queue.put_nowait(event)
         elif kind == ServerMessageType.SESSION_END:
             return True
         return False

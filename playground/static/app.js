@@ -155,7 +155,7 @@ class Playground {
       case "error":
         if (event.fatal === false) {
           turn.errors.push(event);
-          this.showError(`Agent warning ${event.code}: ${event.message}`);
+          this.showError(`Agent warning ${event.code}: ${event.message}${unspoken(event)}`);
         } else {
           turn.errors.push(event);
           this.showError(`Agent error ${event.code}: ${event.message}`);
@@ -280,6 +280,11 @@ class Playground {
     this.el("composer").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = prompt.value;
+      if (!text.trim()) {
+        // Said, not swallowed: the box is left as it is.
+        this.showError("Nothing was sent: the text box holds only whitespace.");
+        return;
+      }
       prompt.value = "";
       this.send(text);
     });
@@ -318,6 +323,13 @@ async function main() {
   const speed = document.getElementById("speed");
   [speed.min, speed.max] = config.speed_range.map(String); // what the agent accepts
   window.playground = new Playground(config);
+}
+
+// A sentence the voice could not speak is named, so a listener knows what was missed.
+function unspoken(event) {
+  if (typeof event.text !== "string") return "";
+  const which = Number.isInteger(event.index) ? `sentence ${event.index}` : "text";
+  return ` (${which} not spoken: "${event.text}")`;
 }
 
 main().catch((error) => {

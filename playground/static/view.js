@@ -76,7 +76,8 @@ export function renderTurn(node, turn) {
   answer.append(metrics);
 
   for (const error of turn.errors) {
-    answer.append(el("p", "turn-error", `${error.code}: ${error.message}`));
+    const missed = typeof error.text === "string" ? ` Not spoken: "${error.text}"` : "";
+    answer.append(el("p", "turn-error", `${error.code}: ${error.message}${missed}`));
   }
   node.replaceChildren(user, answer);
 }

@@ -1,5 +1,6 @@
 """Pronunciation control on the real server: inline markup, the session's `lexicon`, the
-server's KOKORO_LEXICON file, and clear errors for bad markup and unknown symbols."""
+server's KOKORO_LEXICON file, and clear errors for bad markup and unknown symbols; a
+markdown link is read as its text and never parsed as pronunciation markup."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def client(server):
 
 
 def test_inline_markup_sets_one_occurrence(client):
-    result = phonemes(client, f"Say [Kokoro](/{KOKORO}/), then Kokoro.", voice=VOICE)
+    result = phonemes(client, f"Say {{Kokoro|/{KOKORO}/}}, then Kokoro.", voice=VOICE)
     words = result["sentences"][0]["words"]
     assert words[1] == {"text": "Kokoro,", "phonemes": f"{KOKORO}, "}
     assert KOKORO not in words[3]["phonemes"]  # the second one is left to the G2P
@@ -45,7 +46,7 @@ def test_lexicon_in_the_request_applies_to_every_occurrence_in_any_case(client):
 
 def test_markup_wins_over_the_lexicon(client):
     result = phonemes(
-        client, "[Kokoro](/kəkˈɔːɹoʊ/) and Kokoro.", voice=VOICE, lexicon={"kokoro": KOKORO}
+        client, "{Kokoro|/kəkˈɔːɹoʊ/} and Kokoro.", voice=VOICE, lexicon={"kokoro": KOKORO}
     )
     said = [w["phonemes"].strip() for w in result["sentences"][0]["words"]]
     assert said[0] == "kəkˈɔːɹoʊ" and said[-1] == f"{KOKORO}."
@@ -54,10 +55,10 @@ def test_markup_wins_over_the_lexicon(client):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Say [Kokoro](/kˈOkə§O/) now.", "symbols the model does not know: '§'"),
-        ("Say [Kokoro](/ /) now.", "phonemes are empty"),
-        ("Say [](/kˈOkəɹO/) now.", "word in brackets is empty"),
-        ("Say [Kokoro](/kˈOkəɹO now.", "malformed pronunciation markup"),
+        ("Say {Kokoro|/kˈOkə§O/} now.", "symbols the model does not know: '§'"),
+        ("Say {Kokoro|/ /} now.", "phonemes are empty"),
+        ("Say {|/kˈOkəɹO/} now.", "word before the bar is empty"),
+        ("Say {Kokoro|/kˈOkəɹO now.", "malformed pronunciation markup"),
     ],
 )
 def test_bad_markup_is_a_clear_bad_parameter(client, text, message):
@@ -66,6 +67,23 @@ def test_bad_markup_is_a_clear_bad_parameter(client, text, message):
         assert response.status_code == 400
         error = response.json()["error"]
         assert error["code"] == "bad_parameter" and message in error["message"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See [the setup page](/docs/setup) before you start.",
+        "Say [Kokoro](/kˈOkəɹO/) now.",  # misaki's markup form is a markdown link here
+    ],
+)
+def test_a_markdown_link_is_read_as_its_text_on_both_routes(client, text):
+    result = phonemes(client, text, voice=VOICE)
+    link_text = "the setup page" if "setup" in text else "Kokoro"
+    assert link_text in result["normalized"]
+    assert "/" not in result["normalized"] and "docs" not in result["normalized"]
+    assert "[" not in result["sentences"][0]["text"]  # captions show the link text
+    response = client.post("/invocations", content=json.dumps({"text": text, "voice": VOICE}))
+    assert response.status_code == 200 and len(response.content) > 44
 
 
 @pytest.mark.parametrize(
@@ -99,15 +117,18 @@ async def test_session_lexicon_changes_what_is_spoken(server):
 async def test_session_errors_are_not_fatal_and_lose_no_other_sentence(server):
     async with connect(server.ws) as ws:
         await send(ws, {"type": "start", "format": "pcm", "lexicon": {"Kokoro": "kˈOkə§O"}})
-        await send(ws, {"type": "text", "text": "Say [Kokoro](/kˈOkə§O/) now. "})
+        await send(ws, {"type": "text", "text": "Say {Kokoro|/kˈOkə§O/} now. "})
         await send(ws, {"type": "text", "text": "This one is fine."})
         await send(ws, {"type": "flush"})
         frames = await read_until(ws, is_type("flushed"))
     got = errors(frames)
     assert [e["code"] for e in got] == ["bad_parameter", "bad_parameter"]
     assert "lexicon entry 'Kokoro'" in got[0]["message"] and not any(e["fatal"] for e in got)
+    # The sentence that was not spoken is named: its index and its text.
+    assert "index" not in got[0]
+    assert (got[1]["index"], got[1]["text"]) == (0, "Say {Kokoro|/kˈOkə§O/} now.")
     starts = [c for c in controls(frames) if c["type"] == "sentence_start"]
-    assert [s["text"] for s in starts] == ["This one is fine."]
+    assert [(s["index"], s["text"]) for s in starts] == [(1, "This one is fine.")]
     assert audio_by_sentence(frames)[starts[0]["index"]]
 
 

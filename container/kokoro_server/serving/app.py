@@ -32,7 +32,9 @@ from kokoro_server.serving.messages import ClientType
 from kokoro_server.serving.protocol import ProtocolError
 from kokoro_server.serving.session import Session, TransportClosed
 from kokoro_server.serving.synthesis import SynthesisService
-from kokoro_server.text.pronunciation import Lexicon, PronunciationError
+from kokoro_server.text.languages import LANGUAGES
+from kokoro_server.text.markdown import MarkdownSpeech
+from kokoro_server.text.pronunciation import Lexicon, PronunciationError, written
 from kokoro_server.text.segmenter import SentenceSegmenter
 
 log = logging.getLogger("kokoro.app")
@@ -70,6 +72,14 @@ class StarletteTransport:
 
 def _error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _nothing_to_say(text: str) -> str:
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    return (
+        f"nothing to say in {shown!r}: it holds only markup, emoji, code or control "
+        "characters (docs/protocol.md)"
+    )
 
 
 def _refusal(settings: Settings, service: SynthesisService, sessions: set[Session]) -> str:
@@ -148,9 +158,15 @@ def create_app(
             return _error_response(400, "unknown_voice", str(exc))
         except PronunciationError as exc:
             return _error_response(400, "bad_parameter", str(exc))
-        # Sentence by sentence, like the stream, so no chunk exceeds the phoneme limit.
+        # Markdown read as the stream reads it, then sentence by sentence, like the stream, so
+        # no chunk exceeds the phoneme limit.
+        plain = MarkdownSpeech(emoji=start.emoji or "drop").convert(
+            text, LANGUAGES.get(voice[:1], "en-us")
+        )
         segmenter = SentenceSegmenter(first_clause=False, max_chars=settings.max_segment_chars)
-        pieces = segmenter.feed(text) + segmenter.flush()
+        pieces = segmenter.feed(plain) + segmenter.flush()
+        if not pieces:
+            return _error_response(400, "nothing_to_say", _nothing_to_say(text))
         if wants_phonemes:
             return await _phonemes_response(pieces, voice, lexicon)
         rate = start.options.sample_rate or audio.DEFAULT_RATES[fmt]
@@ -161,6 +177,8 @@ def create_app(
             pcm_parts = [
                 await service.synthesize(p, voice, speed, "pcm", pcm_rate, lexicon) for p in pieces
             ]
+            if not any(part.data for part in pcm_parts):
+                return _error_response(400, "nothing_to_say", _nothing_to_say(text))
             pcm = b"".join(part.data for part in pcm_parts)
             data = (await asyncio.to_thread(audio.encode_pcm, pcm, fmt, rate)).data
         except PronunciationError as exc:
@@ -188,7 +206,7 @@ def create_app(
         tokens = [len(engine.tokens(r.phonemes)) for r in results]
         sentences = [
             {
-                "text": piece,
+                "text": written(piece),
                 "normalized": r.normalized,
                 "phonemes": r.phonemes,
                 "tokens": n,

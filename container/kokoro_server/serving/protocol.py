@@ -14,6 +14,7 @@ from kokoro_server.audio import g711
 from kokoro_server.audio.encoding import DEFAULT_RATES, FORMATS, RATES, SAMPLE_RATES
 from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED
 from kokoro_server.serving.messages import ClientType, ServerType
+from kokoro_server.text.emoji_speech import EMOJI_MODES, EmojiMode
 
 CLIENT_TYPES = tuple(ClientType)
 UTTERANCE = "utterance"  # the parsed type of a frame with `text` and no `type`
@@ -47,6 +48,7 @@ class ClientMessage:
     request_id: str | None = None
     lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
     word_timestamps: bool | None = None  # v1.1, `start` only
+    emoji: EmojiMode | None = None  # `start` only: "drop" or "name" (text/emoji_speech.py)
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -115,6 +117,16 @@ def _frame_ms(obj: dict[str, Any]) -> int | None:
         allowed = ", ".join(str(ms) for ms in g711.FRAME_MS)
         raise ProtocolError("bad_parameter", f"frame_ms must be one of {allowed} (or 0: unframed)")
     return int(frame_ms)
+
+
+def _emoji(obj: dict[str, Any]) -> EmojiMode | None:
+    mode = obj.get("emoji")
+    if mode is None:
+        return None
+    for known in EMOJI_MODES:
+        if mode == known:
+            return known
+    raise ProtocolError("bad_parameter", f"emoji must be one of {', '.join(EMOJI_MODES)}")
 
 
 def check_combination(options: Options) -> None:
@@ -200,6 +212,7 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             request_id=rid,
             lexicon=lexicon_field(obj),
             word_timestamps=word_timestamps,
+            emoji=_emoji(obj),
         )
     if kind in (ClientType.TEXT, UTTERANCE):
         text = _text(obj, max_text_chars)
@@ -248,8 +261,16 @@ def cancelled(dropped: int) -> str:
     return message(ServerType.CANCELLED, dropped=dropped)
 
 
-def error(code: str, text: str, fatal: bool = False) -> str:
-    return message(ServerType.ERROR, code=code, message=text, fatal=fatal)
+def error(
+    code: str, text: str, fatal: bool = False, *, index: int | None = None, sentence: str = ""
+) -> str:
+    """An error; one about a sentence that was not spoken names its `index` and `text`."""
+    if index is None and not sentence:
+        return message(ServerType.ERROR, code=code, message=text, fatal=fatal)
+    extra: dict[str, Any] = (
+        {"text": sentence} if index is None else {"index": index, "text": sentence}
+    )
+    return message(ServerType.ERROR, code=code, message=text, fatal=fatal, **extra)
 
 
 def session_end(sentences: int, audio_s: float) -> str:

@@ -38,7 +38,9 @@ from kokoro_server.serving.messages import ClientType
 from kokoro_server.serving.protocol import UTTERANCE, ClientMessage, Options, ProtocolError
 from kokoro_server.serving.scheduler import PlaybackClock
 from kokoro_server.serving.synthesis import Dropped, SynthesisService, Synthesized
-from kokoro_server.text.pronunciation import Lexicon, PronunciationError
+from kokoro_server.text.languages import LANGUAGES
+from kokoro_server.text.markdown import MarkdownSpeech
+from kokoro_server.text.pronunciation import Lexicon, PronunciationError, written
 from kokoro_server.text.segmenter import SentenceSegmenter
 
 log = logging.getLogger("kokoro.session")
@@ -85,8 +87,37 @@ class _Failed:
     message: str
 
 
-_Work = _Sentence | _Marker
-_Done = tuple[_Sentence, Synthesized | _Failed] | tuple[_Marker, None]
+@dataclass
+class _Notice:
+    """An utterance with nothing to say: reported at its place in the stream."""
+
+    text: str
+    generation: int
+
+
+@dataclass
+class _Utterance:
+    """What the text since the last flush was, to tell when none of it could be spoken."""
+
+    text: str = ""  # its start, for the notice
+    sentences: int = 0
+
+    def received(self, text: str) -> None:
+        if len(self.text) < _NOTICE_CHARS:
+            self.text = (self.text + text)[:_NOTICE_CHARS]
+
+    @property
+    def unspoken(self) -> bool:
+        return self.sentences == 0 and bool(self.text.strip())
+
+
+_NOTICE_CHARS = 200
+_NOTHING = (
+    "nothing to say: the text since the last flush held only markup, emoji, code or "
+    "control characters (docs/protocol.md)"
+)
+_Work = _Sentence | _Marker | _Notice
+_Done = tuple[_Sentence, Synthesized | _Failed] | tuple[_Marker | _Notice, None]
 
 
 class Session:
@@ -106,6 +137,9 @@ class Session:
         self.word_timestamps = False  # v1.1: a `words` message before each sentence's audio
         # sample_rate None: the format's default (24000 for pcm, 8000 for G.711, 48000 opus).
         self.defaults = Options(voice=default_voice, speed=1.0, format="pcm", frame_ms=0)
+        # Markdown, emoji and control characters out before the segmenter (text/markdown.py).
+        self.markdown = MarkdownSpeech()
+        self.utterance = _Utterance()
         self.segmenter = SentenceSegmenter(
             first_clause=True,
             first_clause_min_chars=settings.first_clause_min_chars,
@@ -121,6 +155,7 @@ class Session:
         self.outbox: asyncio.Queue[_Done] = asyncio.Queue(maxsize=2)
         self.send_lock = asyncio.Lock()
         self.next_index = 0
+        self.unspoken = 0  # indices given to sentences that were reported, not spoken
         self.audio_s = 0.0
         self.last_queued: _Sentence | None = None  # for next_framing
         self.frame_carry = g711.FrameCarry()
@@ -150,7 +185,11 @@ class Session:
     @property
     def speaking(self) -> bool:
         """Whether this session still needs synthesis (admission control counts these)."""
-        return self.pending > 0 or self.segmenter.buffered_chars > 0
+        return self.pending > 0 or self._buffered_chars > 0
+
+    @property
+    def _buffered_chars(self) -> int:
+        return self.markdown.buffered_chars + self.segmenter.buffered_chars
 
     # ---- receive ------------------------------------------------------------------------
 
@@ -196,6 +235,8 @@ class Session:
                 self.lexicon = await self._lexicon(msg.lexicon)
             self.defaults = merged
             self.request_id = msg.request_id or self.request_id
+            if msg.emoji is not None:
+                self.markdown.emoji = msg.emoji
             if msg.word_timestamps is not None:
                 await self._want_word_timestamps(msg.word_timestamps)
             return False
@@ -216,7 +257,7 @@ class Session:
 
     async def _accept_text(self, msg: ClientMessage) -> None:
         await self._check_voice(msg.options.voice)
-        buffered = self.segmenter.buffered_chars + len(msg.text)
+        buffered = self._buffered_chars + len(msg.text)
         if buffered > self.settings.max_buffered_chars:
             raise ProtocolError(
                 "text_too_long",
@@ -231,7 +272,9 @@ class Session:
             )
         # A sentence is spoken with the voice and speed of the message that completed it.
         options = _merge(self.defaults, msg.options)
-        for piece in self.segmenter.feed(msg.text):
+        self.utterance.received(msg.text)
+        plain = self.markdown.feed(msg.text, _language(options))
+        for piece in self.segmenter.feed(plain):
             self._enqueue_sentence(piece, options)
         self.tail_options = options
 
@@ -264,6 +307,7 @@ class Session:
     def _enqueue_sentence(self, text: str, options: Options) -> None:
         assert options.voice and options.speed and options.format
         self.pending += 1
+        self.utterance.sentences += 1
         sentence = _Sentence(
             text,
             options.voice,
@@ -280,8 +324,14 @@ class Session:
 
     def _enqueue_flush(self, marker: Literal["flush", "close"] = "flush") -> None:
         options = self.tail_options or self.defaults
+        for piece in self.segmenter.feed(self.markdown.flush(_language(options))):
+            self._enqueue_sentence(piece, options)
         for piece in self.segmenter.flush():
             self._enqueue_sentence(piece, options)
+        if self.utterance.unspoken:
+            # Text came, but markup, emoji and control characters were all of it.
+            self.inbox.put_nowait(_Notice(self.utterance.text, self.generation))
+        self.utterance = _Utterance()
         self.tail_options = None
         self.last_queued = None  # a flush ends the stream of frames: pad, do not carry
         self.inbox.put_nowait(_Marker(marker, self.generation))
@@ -289,6 +339,8 @@ class Session:
     async def _cancel(self) -> None:
         async with self.send_lock:
             self.segmenter.reset()
+            self.markdown.reset()
+            self.utterance = _Utterance()
             self.tail_options = None
             dropped = self.pending
             self.pending = 0
@@ -306,6 +358,9 @@ class Session:
             item = await self.inbox.get()
             if item.generation != self.generation:
                 continue  # dropped by a cancel
+            if isinstance(item, _Notice):
+                await self.outbox.put((item, None))
+                continue
             if isinstance(item, _Marker):
                 # Only a failed sentence can leave a tail here: its audio has no window left.
                 self.frame_carry.tail = b""
@@ -336,6 +391,8 @@ class Session:
                     "synthesis failed", extra=fields(session=self.id, text=item.text[:80])
                 )
                 result = _Failed("internal", f"synthesis failed: {type(exc).__name__}")
+            if isinstance(result, Synthesized) and result.duration_s <= 0:
+                result = _Failed("nothing_to_say", "nothing in this sentence can be spoken")
             if isinstance(result, Synthesized) and item.frame_ms:
                 result = self._cut_frames(item, result)
             if item.generation == self.generation:
@@ -355,23 +412,39 @@ class Session:
     async def _send_stage(self) -> None:
         while True:
             item, result = await self.outbox.get()
+            if isinstance(item, _Notice):
+                await self._send_control(
+                    protocol.error("nothing_to_say", _NOTHING, sentence=item.text), item.generation
+                )
+                continue
             if isinstance(item, _Marker):
                 if item.kind == "flush":
                     await self._send_control(protocol.flushed(), item.generation)
                     continue
                 await self._send_control(
-                    protocol.session_end(self.next_index, round(self.audio_s, 3))
+                    protocol.session_end(self.next_index - self.unspoken, round(self.audio_s, 3))
                 )
                 await self.transport.close(1000, "session end")
                 return
             assert result is not None
             if isinstance(result, _Failed):
-                async with self.send_lock:
-                    if item.generation == self.generation:
-                        self.pending -= 1
-                        await self._write_text(protocol.error(result.code, result.message))
+                await self._send_failure(item, result)
                 continue
             await self._send_sentence(item, result)
+
+    async def _send_failure(self, item: _Sentence, failed: _Failed) -> None:
+        """A sentence that will not be spoken: its own index, and its text, in the error."""
+        async with self.send_lock:
+            if item.generation != self.generation:
+                return
+            self.pending -= 1
+            index = self.next_index
+            self.next_index += 1
+            self.unspoken += 1
+            await self._write_text(
+                protocol.error(failed.code, failed.message, index=index, sentence=item.text)
+            )
+        self._log("sentence not spoken", index=index, code=failed.code, text=item.text[:80])
 
     async def _send_sentence(self, item: _Sentence, result: Synthesized) -> None:
         async with self.send_lock:
@@ -380,7 +453,7 @@ class Session:
             index = self.next_index
             self.next_index += 1
             await self._write_text(
-                protocol.sentence_start(index, item.text, item.format, item.sample_rate)
+                protocol.sentence_start(index, written(item.text), item.format, item.sample_rate)
             )
             if self.word_timestamps:
                 await self._write_text(_words_message(index, result))
@@ -452,6 +525,11 @@ def _words_message(index: int, result: Synthesized) -> str:
             "word_timestamps_unavailable", f"no word timestamps for sentence {index}"
         )
     return protocol.words(index, [w.as_dict() for w in result.words])
+
+
+def _language(options: Options) -> str:
+    """The language markdown notices are read in (the voice's; English if it names none)."""
+    return LANGUAGES.get((options.voice or "a")[:1], "en-us")
 
 
 def _merge(base: Options, override: Options) -> Options:

@@ -1,6 +1,9 @@
 """Pronunciation control: lexicons (server-wide and per session) and inline markup.
 
-- Inline markup, one occurrence, in the Kokoro/misaki convention: `[Kokoro](/kˈOkəɹO/)`.
+- Inline markup, one occurrence: `{Kokoro|/kˈOkəɹO/}`. Not misaki's `[Kokoro](/kˈOkəɹO/)`:
+  that is a markdown link, and language models write links; braces with a bar and slashes
+  are something markdown never produces, so a link is always read as its text
+  (text/markdown.py) and never reaches this parser.
 - A lexicon maps words to phonemes: `{"Kokoro": "kˈOkəɹO"}`. A key written in lower case
   matches the word in any case; a key with capitals matches only that spelling. Keys may be
   several words ("New York"). The session's lexicon (`lexicon` in `start`) wins over the
@@ -21,9 +24,9 @@ from pathlib import Path
 MAX_ENTRIES = 1000
 MAX_KEY_CHARS = 100
 MAX_PHONEME_CHARS = 200
-# `[word](/phonemes/)`; the phonemes may hold anything but "/" and a closing bracket.
-MARKUP = re.compile(r"\[(?P<word>[^\[\]]*)\]\(/(?P<phonemes>[^/)]*)/\)")
-_OPENED = re.compile(r"\[[^\[\]]*\]\(/")
+# `{word|/phonemes/}`: the word holds no brace, bar or line break; the phonemes no slash.
+MARKUP = re.compile(r"\{(?P<word>[^{}|\n]*)\|/(?P<phonemes>[^/{}\n]*)/\}")
+_OPENED = re.compile(r"\{[^{}|\n]*\|/")
 # Punctuation right after an overridden word is kept and spoken with it (a pause).
 _TRAILING = re.compile(r"[.,;:!?…—]+")
 
@@ -144,17 +147,17 @@ def fixed_spans(text: str, vocab: Mapping[str, int], lexicon: Lexicon | None) ->
     spans: list[Fixed] = []
     for m in MARKUP.finditer(text):
         word = m["word"]
-        where = f"markup [{word}](/{m['phonemes']}/)"
+        where = f"markup {{{word}|/{m['phonemes']}/}}"
         if not word.strip():
-            raise PronunciationError(f"{where}: the word in brackets is empty")
+            raise PronunciationError(f"{where}: the word before the bar is empty")
         spans.append(Fixed(m.start(), m.end(), check_phonemes(m["phonemes"], vocab, where)))
-    # Markup that opens `[word](/` but never closes with `/)` would be read out literally.
+    # Markup that opens `{word|/` but never closes with `/}` would be read out literally.
     remainder = MARKUP.sub(lambda m: " " * len(m[0]), text)
     opened = _OPENED.search(remainder)
     if opened:
         raise PronunciationError(
             f"malformed pronunciation markup at character {opened.start()}: "
-            "write [word](/phonemes/)"
+            "write {word|/phonemes/}"
         )
     if lexicon:
         cursor = 0
@@ -166,9 +169,14 @@ def fixed_spans(text: str, vocab: Mapping[str, int], lexicon: Lexicon | None) ->
 
 
 def markup_word(text: str, fixed: Fixed) -> str:
-    """The written word of a fixed span: the bracketed word of markup, else the text."""
+    """The written word of a fixed span: the word of markup, else the text."""
     written = text[fixed.start : fixed.end]
     m = MARKUP.match(written)
     if m:
         return m["word"] + written[m.end() :]
     return written
+
+
+def written(text: str) -> str:
+    """The text as a reader sees it: each markup by its word (for captions)."""
+    return MARKUP.sub(lambda m: m["word"], text)

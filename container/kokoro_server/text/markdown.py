@@ -1,0 +1,558 @@
+"""Markdown to the words a person reads aloud, on a stream of deltas (docs/speech.md).
+
+Language models answer in markdown. `MarkdownSpeech` turns it, delta by delta, into plain
+written text for the sentence segmenter; what it emits is also what captions show.
+
+What is read (the rule, documented in docs/protocol.md):
+- a link reads its text (`[the setup page](/docs/setup)` -> "the setup page"), an image its
+  alt text, an autolink its host name; a URL path is never read;
+- emphasis, strikethrough and inline-code backticks are dropped; inline code reads its
+  content as written;
+- a heading, a list item, a block quote line and a table row each end their own sentence
+  (a period is added when they end without one); list markers, `#`s, `>`s, task boxes and
+  thematic breaks are not read;
+- a table row reads its cells joined by commas ("Apple, $1."); the delimiter row is skipped;
+- a fenced code block reads one notice in the voice's language ("Here is a code block.")
+  and none of its content;
+- decorative emoji are dropped (`emoji="name"`: a short name is read instead); keycaps read
+  their digit; (c), (R), TM and arrows are left to the normalizer.
+
+How it streams. Block structure is decided per line from its leading markers (CommonMark's
+rules for ATX headings, list items, block quotes, fences and thematic breaks; GFM table
+rows), so a line's first characters are held only until its markers are known. Inline text
+is parsed by markdown-it-py. A line's inline text is released up to the last whitespace
+before the first construct still open (a code span, link or autolink without its closer,
+an emphasis run without its partner, a trailing backslash); a construct whose closer does
+not arrive within `max_hold` characters is read as literal text, so a stray `*` or backtick
+holds a stream back by at most `max_hold` characters. Every decision depends on the text
+alone, never on the delta boundaries: the same text gives the same output however it is
+split (tests/container/test_markdown_properties.py).
+
+Pronunciation markup (`{word|/phonemes/}`, text/pronunciation.py) passes through verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from kokoro_server.text.cleaning import StreamCleaner
+from kokoro_server.text.emoji_speech import EmojiMode, speak_emoji
+from kokoro_server.text.pronunciation import MARKUP
+
+MAX_HOLD = 300  # characters an open construct may hold back before it is read literally
+_MAX_FENCE_LINE = 80  # a fenced code line is kept only as far as a closing fence could reach
+
+# Read for a fenced code block instead of its content, by the voice's language.
+CODE_NOTICES = {
+    "en-us": "Here is a code block.",
+    "en-gb": "Here is a code block.",
+    "es": "Aquí hay un bloque de código.",
+    "fr-fr": "Voici un bloc de code.",
+    "hi": "यह एक कोड ब्लॉक है।",
+    "it": "Ecco un blocco di codice.",
+    "ja": "コードブロックです。",
+    "pt-br": "Aqui está um bloco de código.",
+    "zh": "这是一段代码。",
+}
+# A heading, list item or table row ending in one of these needs no added period.
+_FINAL_MARKS = frozenset(".!?…:;。！？｡।॥؟\"'”’»)]」』）")
+
+_Kind = Literal["para", "heading", "item", "row", "fence", "break"]
+
+_HR = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*){2,}")
+_HR_PREFIX = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*)*")
+_TASK = re.compile(r"\[[ xX]\][ \t]")
+_ATX_CLOSE = re.compile(r"(?:^|(?<=\s))#+(?=\s|$)")
+_DELIMITER_CELL = re.compile(r"[\s:|-]*")
+_AUTOLINK = re.compile(
+    r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)>"
+)
+_AUTOLINK_PREFIX = re.compile(r"<[^\s<>]*")
+_MARKUP_PREFIX = re.compile(r"\{[^{}|\n]*(?:\|(?:/[^/{}\n]*/?)?)?")
+# A word with nothing markdown could act on is read as it is (no parse).
+_PLAIN = re.compile(r"[^\\`*_~\[\]!<>&{}|#]*")
+
+
+def _parser() -> MarkdownIt:
+    # CommonMark plus GFM strikethrough; raw HTML off (a "<" in prose stays text).
+    return MarkdownIt("commonmark", {"html": False}).enable("strikethrough")
+
+
+_MD = _parser()
+
+
+def _run_end(text: str, i: int, end: int) -> int:
+    ch = text[i]
+    j = i + 1
+    while j < end and text[j] == ch:
+        j += 1
+    return j
+
+
+def _closing_backticks(text: str, start: int, stop: int, size: int) -> int:
+    """Start of the next run of exactly `size` backticks in text[start:stop], or -1."""
+    i = text.find("`", start, stop)
+    while i >= 0:
+        j = _run_end(text, i, stop)
+        if j - i == size and (j < len(text) or j == stop):
+            return i
+        i = text.find("`", j, stop)
+    return -1
+
+
+def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
+    """Where an inline link starting at `[` i ends; -1 if it is none; None if undecided."""
+    depth = 0
+    q = i
+    while q < stop:
+        ch = text[q]
+        if ch == "\\":
+            q += 2
+            continue
+        if ch == "`":
+            r = _run_end(text, q, stop)
+            close = _closing_backticks(text, r, stop, r - q)
+            q = close + (r - q) if close >= 0 else r
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                break
+        q += 1
+    else:
+        return None
+    if q + 1 >= end:
+        return None  # "(" may still follow
+    if text[q + 1] != "(":
+        return -1  # [text] alone: literal brackets
+    depth = 0
+    p = q + 1
+    while p < stop:
+        ch = text[p]
+        if ch == "\\":
+            p += 2
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return p + 1
+        p += 1
+    return None
+
+
+@dataclass
+class _Scan:
+    limit: int  # text before this may be released
+    escapes: list[int] = field(default_factory=list)  # openers read as literal characters
+    spaces: list[int] = field(default_factory=list)  # whitespace outside any construct
+    cells: list[int] = field(default_factory=list)  # table cell separators
+    verbatim: list[tuple[int, int]] = field(default_factory=list)  # pronunciation markup
+
+
+def _scan(text: str, start: int, final: bool, max_hold: int, table: bool) -> _Scan:
+    """Find how far text[start:] can be rendered now, and which openers are literal.
+
+    Constructs whose content is not read as plain words are atomic: code spans, links and
+    images, autolinks, pronunciation markup. One still open holds the text from its opener
+    on, unless the line ended; one with no closer within `max_hold` characters is literal
+    once that many characters are there. Decided by the text alone.
+    """
+    end = len(text)
+    scan = _Scan(end)
+
+    def open_at(pos: int) -> bool:
+        """An opener without its closer: hold from it (True), or read it literally."""
+        if end - pos >= max_hold:
+            scan.escapes.append(pos)
+            return False
+        if final:
+            return False
+        scan.limit = pos
+        return True
+
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch == "\\":
+            if i + 1 >= end and not final:
+                scan.limit = i
+                break
+            i += 2
+            continue
+        if ch == "`":
+            j = _run_end(text, i, end)
+            close = _closing_backticks(text, j, min(end, i + max_hold), j - i)
+            if close >= 0:
+                i = close + (j - i)
+                continue
+            if open_at(i):
+                break
+            scan.escapes.extend(range(i + 1, j))
+            i = j
+            continue
+        if ch == "[" or (ch == "!" and text.startswith("[", i + 1)):
+            b = i if ch == "[" else i + 1
+            link = _link_end(text, b, min(end, i + max_hold), end)
+            if link is None:
+                if open_at(b):
+                    break
+                i = b + 1
+                continue
+            i = b + 1 if link < 0 else link
+            continue
+        if ch == "<":
+            stop = min(end, i + max_hold)
+            m = _AUTOLINK.match(text, i, stop)
+            if m:
+                i = m.end()
+                continue
+            if _AUTOLINK_PREFIX.fullmatch(text, i, stop) and open_at(i):
+                break
+            i += 1
+            continue
+        if ch == "{":
+            stop = min(end, i + max_hold)
+            m = MARKUP.match(text, i, stop)
+            if m:
+                scan.verbatim.append((i, m.end()))
+                i = m.end()
+                continue
+            if _MARKUP_PREFIX.fullmatch(text, i, stop) and open_at(i):
+                break
+            i += 1
+            continue
+        if ch == "|" and table:
+            scan.cells.append(i)
+        elif ch.isspace():
+            scan.spaces.append(i)
+        i += 1
+    return scan
+
+
+def _inline_text(tokens: list[Token]) -> str:
+    """The words of parsed inline markdown: link text, alt text, code content."""
+    parts: list[str] = []
+    autolink = False
+    for token in tokens:
+        kind = token.type
+        if kind == "text":
+            content = token.content
+            if autolink:
+                host = re.sub(r"^[A-Za-z][A-Za-z0-9.+-]*:(//)?", "", content)
+                content = re.split(r"[/?#]", host, maxsplit=1)[0]
+            parts.append(_strip_delimiters(content))
+        elif kind == "code_inline":
+            parts.append(token.content)
+        elif kind == "image":
+            parts.append(_strip_delimiters(token.content))
+        elif kind in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif kind == "link_open":
+            autolink = token.markup == "autolink"
+        elif kind == "link_close":
+            autolink = False
+    return "".join(parts)
+
+
+def _strip_delimiters(text: str) -> str:
+    """Emphasis characters markdown left as literal text are still not read."""
+    text = text.replace("*", "").replace("`", "")
+    text = re.sub(r"~~+", "", text)
+    return re.sub(r"(?<!\w)_+|_+(?!\w)", "", text)
+
+
+class MarkdownSpeech:
+    """Markdown deltas in, plain written text out (see the module docstring)."""
+
+    def __init__(self, *, emoji: EmojiMode = "drop", max_hold: int = MAX_HOLD) -> None:
+        if max_hold < 1:
+            raise ValueError(f"max_hold must be >= 1, got {max_hold}")
+        self.emoji: EmojiMode = emoji
+        self._max_hold = max_hold
+        self._cleaner = StreamCleaner()
+        self.reset()
+
+    def reset(self) -> None:
+        """Drop everything held (barge-in, or the end of an utterance)."""
+        self._cleaner.reset()
+        self._line = ""  # the current line, as cleaned
+        self._kind: _Kind | None = None  # None: its markers are not known yet
+        self._done = 0  # the line is emitted up to here
+        self._fence = ""  # the open fence's marker while inside fenced code
+        self._opening = ""  # the marker of a fence opening on this line
+        self._out: list[str] = []
+        self._last = "\n"  # the last character emitted
+        self._space = False  # whitespace seen since it, not emitted yet
+        self._comma = False  # a table cell ended since the row's last text
+        self._language = "en-us"
+
+    @property
+    def buffered_chars(self) -> int:
+        """Characters received and not yet emitted (nor dropped)."""
+        held = 0 if self._fence or self._kind == "fence" else len(self._line) - self._done
+        return self._cleaner.buffered_chars + held
+
+    def feed(self, delta: str, language: str = "en-us") -> str:
+        """Append a delta; return the plain text that is now certain (maybe "")."""
+        self._language = language
+        self._run(self._cleaner.feed(delta))
+        return self._take()
+
+    def flush(self, language: str | None = None) -> str:
+        """Everything held, as the end of the text; the next text starts afresh."""
+        if language:
+            self._language = language
+        self._run(self._cleaner.flush())
+        if self._line:
+            self._end_line()
+        text = self._take().removesuffix("\n")  # the end of the text ends the line anyway
+        emoji = self.emoji
+        self.reset()
+        self.emoji = emoji
+        return text
+
+    def convert(self, text: str, language: str = "en-us") -> str:
+        """A whole text at once (the one-shot route): `feed` then `flush`."""
+        return self.feed(text, language) + self.flush()
+
+    # ---- lines --------------------------------------------------------------------------
+
+    def _run(self, text: str) -> None:
+        while text:
+            newline = text.find("\n")
+            if newline < 0:
+                self._line += text
+                self._advance()
+                return
+            self._line += text[:newline]
+            text = text[newline + 1 :]
+            self._end_line()
+
+    def _advance(self) -> None:
+        if self._fence or self._kind == "fence":
+            self._line = self._line[:_MAX_FENCE_LINE]
+            return
+        if self._kind is None:
+            self._kind = self._classify(complete=False)
+        if self._kind is not None and self._kind != "fence":
+            self._release(final=False)
+
+    def _end_line(self) -> None:
+        if self._fence:
+            if re.fullmatch(
+                f"[ \\t]*{re.escape(self._fence[0])}{{{len(self._fence)},}}[ \\t]*", self._line
+            ):
+                self._fence = ""
+        else:
+            if self._kind is None:
+                self._kind = self._classify(complete=True)
+            if self._kind == "fence":
+                self._fence = self._opening
+                self._newline()
+                self._emit(CODE_NOTICES.get(self._language, CODE_NOTICES["en-us"]))
+            elif self._kind != "break":
+                self._release(final=True)
+                if self._kind in ("heading", "item", "row"):
+                    self._end_sentence()
+        self._newline()
+        self._line = ""
+        self._kind = None
+        self._done = 0
+        self._comma = False
+
+    def _classify(self, *, complete: bool) -> _Kind | None:
+        """Decide the line's block markers; leave `_kind` None while they are not known."""
+        line = self._line
+        n = len(line)
+        pos = 0
+        kind: _Kind = "para"
+        for _ in range(8):  # nested containers: "> - [ ] text"
+            while pos < n and line[pos] in " \t":
+                pos += 1
+            if pos == n:
+                if not complete:
+                    return None
+                break
+            ch = line[pos]
+            if kind == "item" and ch == "[":
+                if _TASK.match(line, pos):
+                    pos += 4
+                    continue
+                if not complete and "[ ] ".startswith(
+                    line[pos:].replace("x", " ").replace("X", " ")
+                ):
+                    return None
+                break
+            if ch == ">":
+                pos += 1
+                continue
+            if ch in "-*_":
+                rest = line[pos:]
+                if complete and _HR.fullmatch(rest):
+                    kind, pos = "break", n
+                    break
+                if not complete and _HR_PREFIX.fullmatch(rest):
+                    return None  # "- -" may still become a thematic break
+            if ch in "-*+":
+                if pos + 1 == n:
+                    if not complete:
+                        return None
+                    kind, pos = "item", n
+                    break
+                if line[pos + 1] in " \t":
+                    kind, pos = "item", pos + 2
+                    continue
+                break
+            if ch == "#":
+                j = _run_end(line, pos, n)
+                if j == n:
+                    if not complete:
+                        return None
+                    if j - pos <= 6:
+                        kind, pos = "heading", n
+                    break
+                if j - pos <= 6 and line[j] in " \t":
+                    kind, pos = "heading", j + 1
+                break
+            if "0" <= ch <= "9":
+                m = re.match(r"[0-9]{1,10}", line[pos:])
+                assert m
+                j = pos + len(m[0])
+                if j == n:
+                    if not complete:
+                        return None
+                    break
+                if len(m[0]) <= 9 and line[j] in ".)":
+                    if j + 1 == n:
+                        if not complete:
+                            return None
+                        kind, pos = "item", n
+                        break
+                    if line[j + 1] in " \t":
+                        kind, pos = "item", j + 2
+                        continue
+                break
+            if ch in "`~":
+                j = _run_end(line, pos, n)
+                if j == n and not complete:
+                    return None  # the run may grow to a fence
+                if j - pos >= 3:
+                    # A fence even when its info string holds a backtick (CommonMark would
+                    # read "```a``` b" as inline code): decided as soon as the run ends.
+                    self._opening = line[pos:j]
+                    kind, pos = "fence", n
+                break
+            if ch == "|":
+                kind, pos = "row", pos + 1
+            break
+        self._done = pos
+        return kind
+
+    # ---- inline text --------------------------------------------------------------------
+
+    def _release(self, *, final: bool) -> None:
+        line = self._line
+        start = self._done
+        if start >= len(line):
+            return
+        scan = _scan(line, start, final, self._max_hold, self._kind == "row")
+        if final:
+            cut = len(line)
+        else:
+            # Up to the last whitespace (or cell separator) before the first open construct:
+            # a word still arriving, or one an opener may yet claim, waits.
+            cuts = [c for c in scan.spaces if c < scan.limit]
+            cuts += [c + 1 for c in scan.cells if c < scan.limit]
+            cut = max(cuts, default=start)
+        if cut <= start:
+            return
+        self._render(line, start, cut, scan)
+        self._done = cut
+
+    def _render(self, line: str, start: int, cut: int, scan: _Scan) -> None:
+        """Word by word: each stretch between top-level whitespace is parsed on its own, so
+        the output cannot depend on where the release cuts fell (emphasis spanning words
+        reads no differently from emphasis cut in two: it is never read)."""
+        stops = sorted(
+            [(c, c + 1, "space") for c in scan.spaces if start <= c < cut]
+            + [(c, c + 1, "cell") for c in scan.cells if start <= c < cut]
+            + [(a, b, "verbatim") for a, b in scan.verbatim if start <= a and b <= cut]
+        )
+        escapes = {e for e in scan.escapes if start <= e < cut}
+        cursor = start
+        for a, b, what in stops:
+            self._word(line, cursor, a, escapes)
+            if what == "space":
+                self._space = True
+            elif what == "cell":
+                self._comma = self._comma or self._last != "\n"
+            else:
+                self._emit(line[a:b], raw=True)
+            cursor = b
+        self._word(line, cursor, cut, escapes)
+
+    def _word(self, line: str, start: int, end: int, escapes: set[int]) -> None:
+        if start >= end:
+            return
+        if self._kind == "row" and _DELIMITER_CELL.fullmatch(line, 0, end):
+            return  # the delimiter row "|---|:---:|"
+        word = line[start:end]
+        if _PLAIN.fullmatch(word):
+            text = word
+        else:
+            if escapes:
+                word = "".join(
+                    ("\\" + line[i]) if i in escapes else line[i] for i in range(start, end)
+                )
+            tokens = _MD.parseInline(word)
+            text = _inline_text(tokens[0].children or []) if tokens else ""
+        if self._kind == "heading":
+            text = _ATX_CLOSE.sub("", text)
+        self._emit(speak_emoji(text, self.emoji))
+
+    # ---- output -------------------------------------------------------------------------
+
+    def _emit(self, text: str, raw: bool = False) -> None:
+        """Append text, one space for any run of whitespace, none at a line's start."""
+        words = text if raw else re.sub(r"\s+", " ", text)
+        body = words if raw else words.strip(" ")
+        if not body:
+            self._space = self._space or bool(words)
+            return
+        if self._last != "\n":
+            if self._comma:
+                self._out.append(", ")
+            elif self._space or (not raw and words[0] == " "):
+                self._out.append(" ")
+        self._comma = False
+        self._out.append(body)
+        self._last = body[-1]
+        self._space = not raw and words[-1] == " "
+
+    def _end_sentence(self) -> None:
+        if self._last not in _FINAL_MARKS and self._last != "\n":
+            self._out.append(".")
+            self._last = "."
+        self._space = False
+
+    def _newline(self) -> None:
+        if self._last != "\n":
+            self._out.append("\n")
+            self._last = "\n"
+        self._space = False
+        self._comma = False
+
+    def _take(self) -> str:
+        text = "".join(self._out)
+        self._out.clear()
+        return text

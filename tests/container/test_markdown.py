@@ -1,0 +1,136 @@
+"""The markdown front end, rule by rule (text/markdown.py, text/cleaning.py,
+text/emoji_speech.py): what a person reading the text aloud would say, never the markup."""
+
+from __future__ import annotations
+
+import pytest
+
+from kokoro_server.text.cleaning import clean
+from kokoro_server.text.markdown import MAX_HOLD, MarkdownSpeech
+
+
+def said(text: str, **options: object) -> list[str]:
+    """The lines (sentences to be) of text after the markdown step."""
+    plain = MarkdownSpeech(**options).convert(text)  # type: ignore[arg-type]
+    return [line for line in plain.split("\n") if line]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "See [the setup page](/docs/setup) before you start.",
+            "See the setup page before you start.",
+        ),
+        ("Read **this** and *that* and ~~not~~ __now__.", "Read this and that and not now."),
+        ("Run `pip install kokoro` first.", "Run pip install kokoro first."),
+        ("Logo: ![a red fox](fox.png) here.", "Logo: a red fox here."),
+        (
+            "Docs at <https://docs.example.com/setup/x?y=1> today.",
+            "Docs at docs.example.com today.",
+        ),
+        ("Keep snake_case and 2 * 3 = 6.", "Keep snake_case and 2 3 = 6."),
+        ("An escaped \\*star\\* and AT&amp;T.", "An escaped star and AT&T."),
+        ("[Kokoro](/kˈOkəɹO/) is a link now.", "Kokoro is a link now."),
+        ("Say {Kokoro|/kˈOkəɹO/} *twice*.", "Say {Kokoro|/kˈOkəɹO/} twice."),
+    ],
+)
+def test_inline_markup_is_not_read(text, expected):
+    assert said(text) == [expected]
+
+
+def test_blocks_become_sentences_and_markers_are_not_read():
+    text = (
+        "# Getting started\n"
+        "Intro text\n"
+        "## Step 1: install ##\n"
+        "- first item\n"
+        "* second item!\n"
+        "1. numbered\n"
+        "2) also numbered:\n"
+        "- [ ] a task\n"
+        "- [x] done task\n"
+        "> quoted words\n"
+        "> - a quoted item\n"
+        "---\n"
+        "***\n"
+        "#hashtag stays\n"
+        "2024 was a year.\n"
+    )
+    assert said(text) == [
+        "Getting started.",
+        "Intro text",
+        "Step 1: install.",
+        "first item.",
+        "second item!",
+        "numbered.",
+        "also numbered:",
+        "a task.",
+        "done task.",
+        "quoted words",
+        "a quoted item.",
+        "#hashtag stays",
+        "2024 was a year.",
+    ]
+
+
+def test_tables_read_row_by_row_with_commas():
+    text = "| Name | Price |\n|:-----|------:|\n| Apple | $1 |\n| **Pear** | `$2` |\n"
+    assert said(text) == ["Name, Price.", "Apple, $1.", "Pear, $2."]
+
+
+def test_a_fenced_code_block_is_one_notice_in_the_voices_language():
+    text = "Try this:\n```python\nprint('*hi*')\n# not a heading\n```\nDone.\n~~~\ncode\n~~~~\nEnd"
+    assert said(text) == [
+        "Try this:",
+        "Here is a code block.",
+        "Done.",
+        "Here is a code block.",
+        "End",
+    ]
+    md = MarkdownSpeech()
+    assert md.feed("```\nx = 1\n```\n", "fr-fr") == "Voici un bloc de code.\n"
+    # Unclosed: the rest of the text is code.
+    assert said("Look:\n```\nall code\nstill code") == ["Look:", "Here is a code block."]
+
+
+def test_emoji_are_dropped_or_named():
+    text = "Great job 🎉 and 👍🏽 👨\u200d👩\u200d👧 1️⃣ © ™"
+    assert said(text) == ["Great job and 1 © ™"]
+    assert said(text, emoji="name") == ["Great job party popper and thumbs up man woman girl 1 © ™"]
+    assert said("# Launch 🚀") == ["Launch."]
+
+
+def test_control_characters_and_escape_sequences_go_first():
+    raw = (
+        "Red \x1b[31mwarning\x1b[0m, \x1b]0;title\x07bell\x07 zero\u200bwidth "
+        "\u202eRTL\u202c\r\nnext\ttab"
+    )
+    assert clean(raw) == "Red warning, bell zerowidth RTL\nnext tab"
+    assert said("\x1b[1m**Bold**\x1b[0m text\x00.") == ["Bold text."]
+
+
+def test_a_stray_opener_holds_the_stream_at_most_max_hold_characters():
+    md = MarkdownSpeech()
+    out = md.feed("Hello `stray and some words ")
+    assert out == "Hello"  # the code span may still close: held from the backtick
+    out += md.feed("x" * MAX_HOLD + " more")
+    assert "stray and some words" in out and "`" not in out  # read literally, not lost
+    assert md.buffered_chars < 10
+    md = MarkdownSpeech()
+    assert md.feed("A stray *star holds nothing back ") == "A stray star holds nothing back"
+
+
+def test_a_link_is_held_until_it_closes_then_read_as_its_text():
+    md = MarkdownSpeech()
+    parts = [md.feed(d) for d in ["See [the set", "up page](/do", "cs/setup) before ", "you"]]
+    assert parts[:2] == ["See", ""] and "docs" not in "".join(parts)
+    assert "".join(parts) + md.flush() == "See the setup page before you"
+
+
+def test_reset_drops_what_is_held():
+    md = MarkdownSpeech()
+    md.feed("Hello [unfinished link")
+    md.reset()
+    assert md.buffered_chars == 0
+    assert md.convert("fresh") == "fresh"
