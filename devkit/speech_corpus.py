@@ -22,6 +22,7 @@ from typing import Any
 
 from devkit.paths import REPO_ROOT
 from kokoro_server.text.frontend import TextFrontend
+from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.normalize import normalize
 from kokoro_server.text.phonemes import Phonemizer
 
@@ -207,7 +208,9 @@ def evaluate(cases: list[Case]) -> dict[str, Any]:
     sense_rules = sense_espeak = sense_total = 0
     for case in cases:
         try:
-            result = frontend(case.written, VOICE)
+            # What the server does first on every route: cleaning and markdown, then the
+            # sentence through normalization and G2P.
+            result = frontend(MarkdownSpeech().convert(case.written), VOICE)
         except (ValueError, AssertionError) as exc:  # a refused row is wrong, with why
             per_class[case.category].append(False)
             wrong[case.category].append(
