@@ -60,11 +60,12 @@ async def ws_events(ws: ClientConnection) -> AsyncIterator[Event]:
         if isinstance(frame, bytes):
             raise ValueError("binary frame without a preceding audio header")
         event = json.loads(frame)
-        audio = None
-        if event.get("type") == "audio":
-            audio = await ws.recv()
-            if not isinstance(audio, bytes) or len(audio) != event.get("bytes"):
-                raise ValueError(f"audio header {event} not followed by its binary frame")
+        if event.get("type") != "audio":
+            yield event, None
+            continue
+        audio = await ws.recv()
+        if not isinstance(audio, bytes) or len(audio) != event.get("bytes"):
+            raise ValueError(f"audio header {event} not followed by its binary frame")
         yield event, audio
 
 

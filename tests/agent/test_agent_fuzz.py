@@ -28,6 +28,7 @@ from devkit.agent_events import sse_event
 from devkit.sse import SSEParser
 from tests.support.agent_payloads import Case, cases
 from tests.support.agent_ws_oracle import INTERLEAVED, Run, interleave, next_event, read_run
+from tests.support.scale import examples
 from tests.support.servers import AgentStack, expected_pcm
 
 pytestmark = pytest.mark.fuzz
@@ -100,7 +101,7 @@ async def sse_invoke(stack: AgentStack, case: Case) -> None:
 
 
 def test_fuzz_sse_invocations(stack: AgentStack) -> None:
-    @settings(max_examples=100, **FUZZ)
+    @settings(max_examples=examples(35), **FUZZ)
     @given(case=cases())
     def prop(case: Case) -> None:
         asyncio.run(sse_invoke(stack, case))
@@ -143,7 +144,7 @@ async def ws_session(stack: AgentStack, before: list[Case], kinds: list[str]) ->
 def test_fuzz_ws_messages_and_interleaving(stack: AgentStack) -> None:
     baseline = stack.live_tasks()
 
-    @settings(max_examples=60, **FUZZ)
+    @settings(max_examples=examples(20), **FUZZ)
     @given(
         before=st.lists(cases(valid_weight=0), max_size=3),
         kinds=st.lists(st.sampled_from(sorted(INTERLEAVED)), max_size=4),
