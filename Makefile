@@ -67,22 +67,27 @@ playground: $(STAMP)
 playground-screenshots: $(STAMP) $(CHROMIUM)
 	$(PY) -m playground.screenshots $(ARGS)
 
+# The whole suite (CI; .ci/run raises KOKORO_TEST_SCALE, the live-server fuzz volume).
+# Every pytest run ends with its ten slowest tests (--durations in pyproject.toml).
 test: setup $(CHROMIUM)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	$(MAKE) --no-print-directory lint
+	$(PY) -m pytest $(ARGS)
 
-# The edit loop (well under a minute): everything but the real model, CDK synth and fuzzing
+# The edit loop: everything but the real model, CDK synth, fuzzing and the browser
 # (pytest markers; see pyproject.toml), on both cores. `make test` stays the whole suite.
-FAST := not model and not synth and not fuzz and not soak
+FAST := not model and not synth and not fuzz and not soak and not browser
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 -m "$(FAST)" $(ARGS)
 
+# Style, strict types over every package and tool, and the import contracts between them.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -54,15 +54,17 @@ def script_argv(args: argparse.Namespace) -> dict[str, list[str] | None]:
     ):
         if value:
             tts += [flag, value]
-    agent: list[str] | None = list(shared)
+    agent: list[str] | None
     if args.runtime_arn:
-        agent += ["--runtime-arn", args.runtime_arn] + (
+        agent = [*shared, "--runtime-arn", args.runtime_arn] + (
             ["--region", args.region] if args.region else []
         )
     elif args.agent_url:
-        agent += ["--agent-url", args.agent_url]
+        agent = [*shared, "--agent-url", args.agent_url]
     elif args.base_url or args.transport == "sagemaker":
         agent = None
+    else:
+        agent = list(shared)
     return {"tts_ttfa": tts, "payload_sizes": tts, "concurrency": tts, "agent_ttfa": agent}
 
 

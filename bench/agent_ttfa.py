@@ -78,7 +78,7 @@ def build_modes(invoke: Any) -> dict[str, RunOnce]:
 
 
 def analyse_group(label: str, samples: dict[str, list[Sample]]) -> dict[str, Any]:
-    modes = {
+    modes: dict[str, dict[str, Any]] = {
         mode: {
             "key": mode,
             "label": f"{label}: {mode}",

@@ -22,6 +22,7 @@ from typing import Any
 import av
 import numpy as np
 import soundfile as sf
+from av.audio.codeccontext import AudioCodecContext
 
 from bench.common import read_paragraph
 from bench.engine_bench import load_engine
@@ -61,7 +62,7 @@ def libsndfile_encode(fmt: str, subtype: str) -> Encoder:
 
 
 def decode_with_pyav(data: bytes) -> np.ndarray:
-    with av.open(io.BytesIO(data)) as container:
+    with av.open(io.BytesIO(data), mode="r") as container:
         chunks = [f.to_ndarray().reshape(-1) for f in container.decode(audio=0)]
     return np.concatenate(chunks).astype(np.float64) * 32768  # Opus decodes to float
 
@@ -69,8 +70,8 @@ def decode_with_pyav(data: bytes) -> np.ndarray:
 def decode_with_libsndfile(data: bytes, law: str | None = None) -> np.ndarray:
     if law:
         raw = {"format": "RAW", "subtype": law, "samplerate": 8000, "channels": 1}
-        return sf.read(io.BytesIO(data), dtype="int16", **raw)[0].astype(np.float64)
-    return sf.read(io.BytesIO(data), dtype="int16")[0].astype(np.float64)
+        return np.asarray(sf.read(io.BytesIO(data), dtype="int16", **raw)[0], dtype=np.float64)
+    return np.asarray(sf.read(io.BytesIO(data), dtype="int16")[0], dtype=np.float64)
 
 
 def best_correlation(reference: np.ndarray, decoded: np.ndarray, max_lag: int = 4) -> float:
@@ -139,8 +140,13 @@ def candidates() -> list[dict[str, Any]]:
     return rows
 
 
+def at_rate(encode: Callable[[bytes, int], bytes], rate: int) -> Callable[[bytes], bytes]:
+    return lambda pcm: encode(pcm, rate)
+
+
 def decode_with_pyav_raw(data: bytes, law: str) -> np.ndarray:
     context = av.CodecContext.create(g711.LAWS[law], "r")
+    assert isinstance(context, AudioCodecContext)
     context.sample_rate, context.layout = 8000, "mono"
     frames = context.decode(av.Packet(data))
     return np.concatenate([f.to_ndarray().reshape(-1) for f in frames]).astype(np.float64)
@@ -167,7 +173,7 @@ def measure(sentences: list[np.ndarray], repeats: int) -> Table:
         excess = "-"
         if c.get("law"):
             law = "ulaw" if c["law"] == "ULAW" else "alaw"
-            excess = str(nearest_level_excess(lambda pcm, c=c: c["encode"](pcm, 8000), law))
+            excess = str(nearest_level_excess(at_rate(c["encode"], 8000), law))
         rows.append(
             [
                 c["label"],

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.exceptions import ConnectionClosed
 
@@ -58,6 +58,9 @@ from bench.playback import caller_record, play, summarize_level
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR
 from devkit.tts_client import TransportStreamError
+
+if TYPE_CHECKING:
+    from devkit.tone import ToneSynthesisService
 
 NAME = "concurrency"
 START: dict[str, Any] = {"audio_format": "pcm", "sample_rate": 24000}
@@ -252,13 +255,18 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
             app = create_app(settings, service)
             srv = stack.enter_context(AppServer(app, ws="websockets-sansio"))
             target = Target("local", srv.http, "tone double (test double) in process")
-            servers.append(Server(config, target, lambda s=service: s.guard_decisions))
+            servers.append(Server(config, target, service_decisions(service)))
         yield servers
+
+
+def service_decisions(service: ToneSynthesisService) -> Callable[[], int]:
+    """The tone double's guard decisions, read in process (bound now, not in a loop)."""
+    return lambda: service.guard_decisions
 
 
 async def answer_length(servers: list[Server], paragraph: str) -> float:
     """Warm-up: one solo caller per server; returns one answer's audio seconds."""
-    answers = []
+    answers: list[float] = []
     for server in servers:
         print(f"  warm-up: 1 caller on {server.config}", flush=True)
         result = await server.target.stream([paragraph], **START)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ def payload_bars(path: Path, title: str, formats: list[dict[str, Any]]) -> None:
 def playback_grid(path: Path, title: str, groups: list[dict[str, Any]]) -> None:
     """Per engine and start pattern (rows): TTFA p95, stall time, stalled callers, throughput
     against the number of callers, one line per scheduler configuration."""
-    panels = (
+    panels: tuple[tuple[str, Callable[[dict[str, Any]], float | None]], ...] = (
         ("TTFA p95 (ms)", lambda r: r["ttfa"]["p95"] * 1000 if r["ttfa"] else None),
         ("stall s per caller (mean)", lambda r: r["stall_s_mean"]),
         ("callers stalled (%)", lambda r: 100 * r["stalled_callers"] / r["callers"]),

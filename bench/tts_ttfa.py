@@ -135,7 +135,7 @@ def ratio(modes: dict[str, dict[str, Any]], num: str, den: str, label: str) -> d
 
 
 def analyse(samples: dict[str, list[Sample]], labels: dict[str, str]) -> dict[str, Any]:
-    modes = {
+    modes: dict[str, dict[str, Any]] = {
         key: {
             "key": key,
             "label": labels[key],

@@ -16,6 +16,7 @@ command measures the GPU image's settings on a GPU machine.
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -65,7 +66,7 @@ def measure_synthesis(
         for text in texts:
             for name, engine in order:
                 voice = engine.default_voice
-                seconds = timed(lambda e=engine, t=text, v=voice: e.synthesize_timed(t, v))
+                seconds = timed(functools.partial(engine.synthesize_timed, text, voice))
                 if run >= warmup:
                     samples[name].append(seconds)
         if run >= warmup:

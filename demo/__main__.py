@@ -60,10 +60,10 @@ async def run(
     print(f"{'#':>2}  {'first byte':>10}  {'synth':>8}  {'audio':>7}  sentence")
     for s in result.sentences:
         synth = s.complete.get("synth_ms", 0.0)
-        first = f"{s.first_byte_s:.2f} s" if s.first_byte_s is not None else "-"
+        shown_first = f"{s.first_byte_s:.2f} s" if s.first_byte_s is not None else "-"
         duration = s.complete.get("duration_s", 0.0)
         shown = s.text if len(s.text) <= 60 else s.text[:57] + "..."
-        print(f"{s.index:>2}  {first:>10}  {synth:>6.0f}ms  {duration:>5.2f} s  {shown}")
+        print(f"{s.index:>2}  {shown_first:>10}  {synth:>6.0f}ms  {duration:>5.2f} s  {shown}")
     audio_s = sum(s.complete.get("duration_s", 0.0) for s in result.sentences)
     write_wav(out, result.audio, DEFAULT_SAMPLE_RATE)
     first = result.first_audio_s

@@ -1,30 +1,34 @@
 """The voice agent's caller: one invocation over SSE (POST /invocations), over /ws, or
 against a deployed AgentCore runtime, with client-side timings.
 
-SSE over HTTP is read with httpx-sse; the deployed runtime's StreamingBody with SSEParser.
-Both reassemble events across network chunk boundaries. The CLI is `devkit.caller`.
+The events are read by devkit.agent_events (SSE over HTTP, /ws, or the deployed runtime's
+StreamingBody) and the audio saved by devkit.wav. The CLI is `devkit.caller`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import statistics
-import struct
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from httpx_sse import aconnect_sse
 from websockets.asyncio.client import connect
 
-from devkit.sse import iter_sse_data
+from devkit.agent_events import (
+    Event,
+    is_terminal,
+    runtime_events,
+    sse_audio,
+    sse_events,
+    ws_events,
+)
 from devkit.wav import wav_frames, write_wav
 from voice_agent.settings import region_from_env
 from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
@@ -72,7 +76,7 @@ class InvocationResult:
             self.text += str(event.get("delta", ""))
         elif kind == "audio":
             self.first_audio_ms = self.first_audio_ms or self._ms()
-            data = audio if audio is not None else base64.b64decode(event["data"])
+            data = audio if audio is not None else sse_audio(event)
             self.audio.setdefault(int(event["index"]), bytearray()).extend(data)
             self.audio_format = str(event.get("format", self.audio_format))
             self.sample_rate = int(event.get("sample_rate", self.sample_rate))
@@ -97,41 +101,23 @@ class InvocationResult:
         based) and so are Ogg Opus sentences (one stream each: a chained Ogg file)."""
         if self.audio_format in ("mp3", "opus"):
             path.write_bytes(self.pcm())
-            return
-        if self.audio_format in G711_WAVE_FORMATS:
-            path.write_bytes(g711_wav(self.pcm(), self.audio_format, self.sample_rate))
-            return
-        frames = self.pcm()
-        if self.audio_format == "wav":
+        elif self.audio_format == "wav":
             frames = wav_frames(bytes(self.audio[i]) for i in sorted(self.audio))
-        write_wav(path, frames, self.sample_rate)
+            write_wav(path, frames, self.sample_rate)
+        else:
+            write_wav(path, self.pcm(), self.sample_rate, self.audio_format)
 
 
-G711_WAVE_FORMATS = {"ulaw": 7, "alaw": 6}  # WAVE_FORMAT_MULAW / WAVE_FORMAT_ALAW
 FILE_SUFFIXES = {"mp3": "mp3", "opus": "opus"}  # every other format is saved as WAV
 
 
-def g711_wav(data: bytes, fmt: str, sample_rate: int) -> bytes:
-    """A WAV file around 8-bit G.711 (Python's wave module writes PCM only)."""
-    fmt_chunk = struct.pack(
-        "<HHIIHHH", G711_WAVE_FORMATS[fmt], 1, sample_rate, sample_rate, 1, 8, 0
-    )
-    fact = struct.pack("<I", len(data))  # non-PCM WAVs carry their sample count
-    pad = b"\0" * (len(data) % 2)
-    chunks = [
-        b"fmt " + struct.pack("<I", len(fmt_chunk)) + fmt_chunk,
-        b"fact" + struct.pack("<I", len(fact)) + fact,
-        b"data" + struct.pack("<I", len(data)) + data + pad,
-    ]
-    body = b"WAVE" + b"".join(chunks)
-    return b"RIFF" + struct.pack("<I", len(body)) + body
-
-
-def is_terminal(event: dict[str, Any]) -> bool:
-    """The last event of an answer: `done`, `interrupted` (/ws) or a fatal `error`."""
-    return event.get("type") in ("done", "interrupted") or (
-        event.get("type") == "error" and event.get("fatal", True)
-    )
+async def read_answer(events: AsyncIterator[Event], result: InvocationResult) -> InvocationResult:
+    """Add events to `result` up to the answer's last one."""
+    async for event, audio in events:
+        result.add(event, audio)
+        if is_terminal(event):
+            break
+    return result
 
 
 async def invoke_http(
@@ -146,15 +132,7 @@ async def invoke_http(
         async with httpx.AsyncClient(timeout=timeout) as own:
             return await invoke_http(base_url, payload, timeout_s, own)
     result = InvocationResult(mode=str(payload.get("mode", "stream")))
-    url = f"{base_url.rstrip('/')}/invocations"
-    async with aconnect_sse(client, "POST", url, json=payload) as source:
-        source.response.raise_for_status()
-        async for sse in source.aiter_sse():
-            event = json.loads(sse.data)
-            result.add(event)
-            if is_terminal(event):
-                break
-    return result
+    return await read_answer(sse_events(client, base_url, payload), result)
 
 
 async def invoke_ws(
@@ -164,27 +142,13 @@ async def invoke_ws(
     result = InvocationResult(mode=str(payload.get("mode", "stream")))
     async with asyncio.timeout(timeout_s), connect(ws_url, max_size=None) as ws:
         await ws.send(json.dumps(payload))
-        async for frame in ws:
-            if isinstance(frame, bytes):
-                raise ValueError("binary frame without a preceding audio header")
-            event = json.loads(frame)
-            if event.get("type") == "audio":
-                data = await ws.recv()
-                if not isinstance(data, bytes) or len(data) != event.get("bytes"):
-                    raise ValueError(f"audio header {event} not followed by its binary frame")
-                result.add(event, data)
-            else:
-                result.add(event)
-            if is_terminal(event):
-                break
-    return result
+        return await read_answer(ws_events(ws), result)
 
 
 def read_runtime_stream(chunks: Iterable[bytes], mode: str) -> InvocationResult:
     result = InvocationResult(mode=mode)
-    for data in iter_sse_data(chunks):
-        event = json.loads(data)
-        result.add(event)
+    for event, audio in runtime_events(chunks):
+        result.add(event, audio)
         if is_terminal(event):
             break
     return result

@@ -34,6 +34,7 @@ from devkit.agent_client import (
     invoke_ws,
     print_result,
 )
+from devkit.agent_events import ws_url
 from devkit.talk import TalkOptions, converse
 
 DEFAULT_PROMPT = "Where is my order?"
@@ -57,8 +58,7 @@ async def run_one(
             invoke_runtime, args.runtime_arn, payload, args.region, args.runtime_session
         )
     if args.ws:
-        ws_url = args.url.replace("http://", "ws://").replace("https://", "wss://")
-        return await invoke_ws(f"{ws_url.rstrip('/')}/ws", payload)
+        return await invoke_ws(ws_url(args.url), payload)
     return await invoke_http(args.url, payload)
 
 

@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 CACHE_ENV = "KOKORO_WEIGHTS_CACHE"  # overrides the cache root
 COMPLETE_MARKER = "complete.json"
@@ -43,7 +44,9 @@ class LocalWeights:
         return f"{self.revision} from {self.directory} (default voice {self.default_voice})"
 
 
-def write_marker(directory: Path, revision: str, default_voice: str, files: list[dict]) -> None:
+def write_marker(
+    directory: Path, revision: str, default_voice: str, files: list[dict[str, Any]]
+) -> None:
     """Mark a revision directory complete (the last step of a verified download)."""
     marker = {"revision": revision, "default_voice": default_voice, "files": files}
     temporary = directory / (COMPLETE_MARKER + ".tmp")

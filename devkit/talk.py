@@ -11,7 +11,6 @@ event says what it kept; over SSE the caller stops reading and the next request 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import json
 import sys
@@ -20,15 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import httpx
-from httpx_sse import aconnect_sse
 from websockets.asyncio.client import ClientConnection, connect
 
-from devkit.agent_client import InvocationResult, is_terminal
+from devkit.agent_client import InvocationResult
+from devkit.agent_events import Event, is_terminal, sse_events, ws_events, ws_url
 from devkit.playback import PlaybackClock, pcm_ms
 
 POLL_S = 0.01  # how often the simulated player looks at its clock
-
-Event = tuple[dict[str, Any], bytes | None]  # an agent event and, for `audio`, its bytes
 
 
 @dataclass
@@ -166,16 +163,8 @@ async def ask_sse(
 ) -> Played:
     """One turn over SSE; an interrupt drops the stream (the next request carries it)."""
     result = InvocationResult(mode=str(payload.get("mode", "stream")))
-
-    async def events() -> AsyncIterator[Event]:
-        url = f"{base_url.rstrip('/')}/invocations"
-        async with aconnect_sse(client, "POST", url, json=payload) as source:
-            source.response.raise_for_status()
-            async for sse in source.aiter_sse():
-                event = json.loads(sse.data)
-                yield event, decoded_audio(event)
-
-    await play_answer(events(), result, player, _nothing, stop_reading=True)
+    events = sse_events(client, base_url, payload)
+    await play_answer(events, result, player, _nothing, stop_reading=True)
     return Played(result, player.stop_at_ms if player.stopped.is_set() else None)
 
 
@@ -204,24 +193,6 @@ async def ask_ws(ws: ClientConnection, payload: dict[str, Any], player: Player) 
     return played
 
 
-async def ws_events(ws: ClientConnection) -> AsyncIterator[Event]:
-    """Events of a /ws connection; each `audio` header's binary frame comes with it."""
-    async for frame in ws:
-        if isinstance(frame, bytes):
-            raise ValueError("binary frame without a preceding audio header")
-        event = json.loads(frame)
-        audio = None
-        if event.get("type") == "audio":
-            audio = await ws.recv()
-            if not isinstance(audio, bytes) or len(audio) != event.get("bytes"):
-                raise ValueError(f"audio header {event} not followed by its binary frame")
-        yield event, audio
-
-
-def decoded_audio(event: dict[str, Any]) -> bytes | None:
-    return base64.b64decode(event["data"]) if event.get("type") == "audio" else None
-
-
 @dataclass(frozen=True)
 class TalkOptions:
     url: str
@@ -241,8 +212,7 @@ async def converse(
     carried: float | None = None  # SSE: the previous answer was interrupted here
     async with contextlib.AsyncExitStack() as stack:
         if options.ws:
-            ws_url = options.url.replace("http://", "ws://").replace("https://", "wss://")
-            ws = await stack.enter_async_context(connect(f"{ws_url.rstrip('/')}/ws", max_size=None))
+            ws = await stack.enter_async_context(connect(ws_url(options.url), max_size=None))
         else:
             client = await stack.enter_async_context(
                 httpx.AsyncClient(timeout=httpx.Timeout(120.0, connect=10.0))

@@ -26,7 +26,10 @@ class TargetError(RuntimeError):
 
 
 class AgentTarget(Protocol):
-    kind: str
+    @property
+    def kind(self) -> str:
+        """`local` or `deployed` (read only: the targets are frozen dataclasses)."""
+        ...
 
     def describe(self) -> str: ...
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from botocore.exceptions import ClientError
 
 from teardown.aws import error_code
@@ -11,7 +13,7 @@ from teardown.model import APP_TAG_KEY, Finding, ServiceCheck
 from teardown.scope import Scope
 
 
-def _finding(scope: Scope, stack: dict, explicit: bool) -> Finding:
+def _finding(scope: Scope, stack: dict[str, Any], explicit: bool) -> Finding:
     tagged = is_app(tag_dict(stack.get("Tags")), scope.app_name)
     deletable = tagged or explicit
     note = (
@@ -37,7 +39,7 @@ def _finding(scope: Scope, stack: dict, explicit: bool) -> Finding:
 def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
     cfn = scope.clients.get("cloudformation")
     if scope.stack_names:
-        found = []
+        found: list[Finding] = []
         for name in scope.stack_names:
             try:
                 stacks = cfn.describe_stacks(StackName=name)["Stacks"]

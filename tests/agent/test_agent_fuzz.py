@@ -14,7 +14,6 @@ order; each example is bounded in time; /ping keeps answering; no task is left b
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import time
 from collections import Counter
@@ -25,9 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
+from devkit.agent_events import sse_event
 from devkit.sse import SSEParser
 from tests.support.agent_payloads import Case, cases
 from tests.support.agent_ws_oracle import INTERLEAVED, Run, interleave, next_event, read_run
+from tests.support.scale import examples
 from tests.support.servers import AgentStack, expected_pcm
 
 pytestmark = pytest.mark.fuzz
@@ -82,25 +83,25 @@ async def sse_invoke(stack: AgentStack, case: Case) -> None:
         assert response.status_code == 200
         parser, events, run = SSEParser(), [], Run()
         async for chunk in response.aiter_bytes():
-            events += [json.loads(data) for data in parser.feed(chunk)]
+            events += [sse_event(data) for data in parser.feed(chunk)]
     if not case.valid:
         assert len(events) == 1, events
-        error = events[0]
+        error = events[0][0]
         assert error["type"] == "error" and error["code"] == "bad_request" and error["fatal"]
         assert case.needle in error["message"], (case.needle, error)
         STATS["sse_bad_request"] += 1
         return
-    for event in events[:-1]:
+    for event, audio in events[:-1]:
         assert event["type"] in ("text", "sentence", "words", "audio"), event
-        run.add(event, base64.b64decode(event["data"]) if event["type"] == "audio" else None)
-    assert events[-1]["type"] == "done"
+        run.add(event, audio)
+    assert events[-1][0]["type"] == "done"
     run.end = "done"
     check_complete(run, stack)
     STATS["sse_done"] += 1
 
 
 def test_fuzz_sse_invocations(stack: AgentStack) -> None:
-    @settings(max_examples=100, **FUZZ)
+    @settings(max_examples=examples(35), **FUZZ)
     @given(case=cases())
     def prop(case: Case) -> None:
         asyncio.run(sse_invoke(stack, case))
@@ -143,7 +144,7 @@ async def ws_session(stack: AgentStack, before: list[Case], kinds: list[str]) ->
 def test_fuzz_ws_messages_and_interleaving(stack: AgentStack) -> None:
     baseline = stack.live_tasks()
 
-    @settings(max_examples=60, **FUZZ)
+    @settings(max_examples=examples(20), **FUZZ)
     @given(
         before=st.lists(cases(valid_weight=0), max_size=3),
         kinds=st.lists(st.sampled_from(sorted(INTERLEAVED)), max_size=4),

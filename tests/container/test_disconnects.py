@@ -13,7 +13,6 @@ import gc
 import json
 import logging
 import threading
-import time
 import tracemalloc
 
 import psutil
@@ -21,7 +20,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from devkit.tone import tone_bytes
-from tests.support.phases import PHASES, drop_at, wait_released
+from tests.support.phases import PHASES, drop_at, threads_back_to, wait_released
 from tests.support.ws_frames import is_type, read_until, send
 
 
@@ -50,8 +49,7 @@ def test_drop_releases_the_session(slow_tone_server, phase, abrupt, caplog):
     print(f" released in {wait_released(srv) * 1000:.0f} ms", end="")
     asyncio.run(healthy_session(srv.ws))
     wait_released(srv)
-    time.sleep(0.3)  # a dropped sentence may still be in the worker: it must finish, not stay
-    assert threading.active_count() == threads
+    assert threads_back_to(threads) == threads
     # Regression: the sender used to write a whole sentence into a reset socket without
     # yielding, so asyncio logged "socket.send() raised exception." for every frame.
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
@@ -84,7 +82,7 @@ def test_200_dropped_sessions_do_not_grow_memory(make_tone_server, caplog):
     rss_before = process.memory_info().rss
     asyncio.run(run(200))
     wait_released(srv)
-    time.sleep(0.2)
+    assert threads_back_to(threads) == threads
     gc.collect()
     after = tracemalloc.take_snapshot()
     rss_after = process.memory_info().rss

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 
 from devkit.tone import TONE_VOICES, tone_bytes
 from tests.support.phases import wait_released
+from tests.support.scale import examples
 from tests.support.script_runner import check, ping_ms, run_script
 from tests.support.session_scripts import SHORT_SENTENCES, Script, scripts
 
@@ -31,9 +32,10 @@ FUZZ_SETTINGS = dict(
 
 
 def test_fuzz_with_tone_double(tone_server):
-    """250 examples against the tone test double (the model is too slow for hundreds)."""
+    """80 x KOKORO_TEST_SCALE examples against the tone test double (the model is too slow
+    for hundreds)."""
 
-    @settings(max_examples=250, **FUZZ_SETTINGS)
+    @settings(max_examples=examples(80), **FUZZ_SETTINGS)
     @given(script=scripts(TONE_VOICES))
     def prop(script: Script) -> None:
         transcript, code = asyncio.run(run_script(tone_server.ws, script, timeout=20))
@@ -52,7 +54,7 @@ def test_fuzz_with_real_model(server, service):
     """The same property against the real Kokoro-82M model, few examples (seconds each)."""
     voices = tuple(service.engine.voice_names)
 
-    @settings(max_examples=10, **FUZZ_SETTINGS)
+    @settings(max_examples=examples(4), **FUZZ_SETTINGS)
     @given(script=scripts(voices, sentences=SHORT_SENTENCES, max_steps=6, max_texts=1))
     def prop(script: Script) -> None:
         transcript, code = asyncio.run(run_script(server.ws, script, timeout=120))

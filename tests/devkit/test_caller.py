@@ -21,6 +21,7 @@ from botocore.exceptions import ClientError
 from devkit import agent_client, caller
 from devkit.agent_client import InvocationResult
 from devkit.loopback import serve
+from devkit.wav import wav_bytes
 from tests.support.aws_doubles import BotocoreRecorder, sigv4_credential
 from tests.support.fake_tts import FakeTtsServer
 from tests.support.recording_script import RecordingScript
@@ -74,19 +75,10 @@ def test_cli_rejects_bad_arguments() -> None:
 
 
 def test_wav_sentences_are_joined_into_one_wav(tmp_path: Path) -> None:
-    def sentence_wav(frames: bytes) -> bytes:
-        buf = io.BytesIO()
-        with wave.open(buf, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(24000)
-            w.writeframes(frames)
-        return buf.getvalue()
-
     result = InvocationResult(mode="stream")
     for index, frames in enumerate([b"\x01\x00" * 10, b"\x02\x00" * 5]):
         header = {"type": "audio", "index": index, "format": "wav", "sample_rate": 24000}
-        result.add(header, sentence_wav(frames))
+        result.add(header, wav_bytes(frames, 24000))
     out = tmp_path / "joined.wav"
     result.write_wav(out)
     with wave.open(str(out)) as wav:

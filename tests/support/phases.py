@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable, Callable
 
@@ -76,6 +77,15 @@ async def drop_at(url: str, phase: str, abrupt: bool) -> None:
         ws.transport.abort()  # TCP reset: no close frame, no goodbye
     else:
         await ws.close()
+
+
+def threads_back_to(count: int, timeout: float = 5.0) -> int:
+    """Waits (bounded) until no more than `count` threads are alive; returns how many are.
+    A dropped sentence may still be in the worker: it must finish, not stay."""
+    deadline = time.monotonic() + timeout
+    while threading.active_count() > count and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return threading.active_count()
 
 
 def wait_released(srv, timeout: float = 5.0) -> float:
