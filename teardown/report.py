@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from teardown import pricing
@@ -28,7 +29,7 @@ def totals(inventory: Inventory) -> dict[str, float]:
     return {"est_usd_per_hour": round(hourly, 6), "est_usd_per_month": round(monthly, 6)}
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 

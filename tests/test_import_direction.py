@@ -46,7 +46,8 @@ FORBIDDEN = {
     "devkit": TOOLS - {"devkit"},
     "stacks": TOOLS - {"stacks"} | {"kokoro_server", "voice_agent"},
     "teardown": TOOLS - {"teardown", "stacks"} | {"kokoro_server", "voice_agent"},
-    "smoke": TOOLS - {"smoke", "devkit"} | {"kokoro_server"},
+    # teardown.pricing: the one price table, for the cost line of the running endpoint.
+    "smoke": TOOLS - {"smoke", "devkit", "teardown"} | {"kokoro_server"},
     # The page server and its local stack: devkit and the runtime packages, no other tool.
     "playground": TOOLS - {"playground", "devkit"},
     # `make weights`: the manifest and download code of stacks, the cache of devkit.
