@@ -27,7 +27,8 @@ from bench.common import read_paragraph
 from bench.engine_bench import load_engine
 from bench.stats import summarize
 from bench.tables import Table, format_text
-from kokoro_server import audio, g711, ogg_opus
+from kokoro_server.audio import encoding as audio
+from kokoro_server.audio import g711, ogg_opus
 
 Encoder = Callable[[bytes, int], bytes]
 

@@ -231,8 +231,8 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
 
     from devkit.loopback import AppServer
     from devkit.tone import ToneSynthesisService
-    from kokoro_server.app import create_app
     from kokoro_server.config import Settings
+    from kokoro_server.serving.app import create_app
 
     with contextlib.ExitStack() as stack:
         # In process, the app's warnings (a refused session) would land between the tables.

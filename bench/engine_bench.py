@@ -6,10 +6,11 @@ import time
 
 from bench.common import Sample
 from kokoro_server.config import Settings
-from kokoro_server.engine import SAMPLE_RATE, KokoroEngine
-from kokoro_server.model_calls import plan_calls
-from kokoro_server.model_files import locate
-from kokoro_server.synthesis import build_frontend
+from kokoro_server.engine.model import KokoroEngine
+from kokoro_server.engine.model_calls import plan_calls
+from kokoro_server.engine.model_files import locate
+from kokoro_server.model_facts import SAMPLE_RATE
+from kokoro_server.serving.synthesis import build_frontend
 
 
 def load_engine() -> KokoroEngine:
@@ -38,6 +39,6 @@ def server_providers() -> list[str]:
     Same ONNX Runtime install and KOKORO_* settings as the local server, without loading a
     model; the first one is the provider in use.
     """
-    from kokoro_server.engine import choose_providers
+    from kokoro_server.engine.model import choose_providers
 
     return [p if isinstance(p, str) else p[0] for p in choose_providers(Settings.from_env())]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import percentile
-from kokoro_server.phonemes import Phonemizer
+from kokoro_server.text.phonemes import Phonemizer
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "container" / "data" / "en_normalization.tsv"

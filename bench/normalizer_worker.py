@@ -21,7 +21,7 @@ from pathlib import Path
 def load(candidate: str) -> Callable[[str], str]:
     if candidate == "rules+num2words":
         # This project's own normalizer: run by the .venv interpreter, where it is installed.
-        from kokoro_server.normalize_en import spoken_text
+        from kokoro_server.text.normalize_en import spoken_text
 
         return spoken_text
     if candidate == "nemo":

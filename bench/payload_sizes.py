@@ -38,8 +38,8 @@ from bench.engine_bench import server_providers
 from bench.machine import machine_info
 from bench.stats import summarize
 from devkit.tts_client import StreamResult
-from kokoro_server.audio import DEFAULT_RATES, SAMPLE_RATES
-from kokoro_server.engine import SAMPLE_RATE
+from kokoro_server.audio.encoding import DEFAULT_RATES, SAMPLE_RATES
+from kokoro_server.model_facts import SAMPLE_RATE
 
 NAME = "payload_sizes"
 # Each measured mode: the `start` options it sends (--sample-rate for pcm/wav/mp3, else the
@@ -54,7 +54,7 @@ FORMATS: dict[str, dict[str, Any]] = {
     "opus": {"format": "opus"},
 }
 RATE_FORMATS = ("pcm", "wav", "mp3")  # the formats --sample-rate applies to
-MP3_LABEL_KBPS = 48  # what the server asks LAME for (kokoro_server.audio.MP3_BITRATE_KBPS)
+MP3_LABEL_KBPS = 48  # what the server asks LAME for (kokoro_server.audio.encoding.MP3_BITRATE_KBPS)
 PUBLIC_REFERENCE = {
     "mp3_labelled_48k_measured_kbps": 49.5,
     "aac_labelled_32k_measured_kbps": 41.6,

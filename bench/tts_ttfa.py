@@ -36,8 +36,8 @@ from bench.common import (
 from bench.machine import machine_info
 from bench.stats import summarize
 from devkit.text import llm_deltas
-from kokoro_server.engine import SAMPLE_RATE
-from kokoro_server.segmenter import SentenceSegmenter
+from kokoro_server.model_facts import SAMPLE_RATE
+from kokoro_server.text.segmenter import SentenceSegmenter
 
 NAME = "tts_ttfa"
 PUBLIC_REFERENCE = {

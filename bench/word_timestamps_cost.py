@@ -26,10 +26,10 @@ from bench.machine import machine_info
 from bench.stats import summarize
 from bench.tables import Table, format_text
 from kokoro_server.config import Settings
-from kokoro_server.engine import KokoroEngine
-from kokoro_server.model_files import locate
-from kokoro_server.segmenter import SentenceSegmenter
-from kokoro_server.synthesis import build_frontend
+from kokoro_server.engine.model import KokoroEngine
+from kokoro_server.engine.model_files import locate
+from kokoro_server.serving.synthesis import build_frontend
+from kokoro_server.text.segmenter import SentenceSegmenter
 
 NAME = "word_timestamps_cost"
 

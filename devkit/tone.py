@@ -15,10 +15,11 @@ import zlib
 
 import numpy as np
 
-from kokoro_server import audio
+from kokoro_server.audio import encoding as audio
 from kokoro_server.config import Settings
-from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, Speech, UnknownVoiceError
-from kokoro_server.synthesis import SynthesisService
+from kokoro_server.engine.model import Speech
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, UnknownVoiceError
+from kokoro_server.serving.synthesis import SynthesisService
 
 TONE_VOICES = ("tone_low", "tone_high")
 MS_PER_CHAR = 10.0  # audio length per character at speed 1.0

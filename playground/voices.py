@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kokoro_server.model_files import locate
+from kokoro_server.engine.model_files import locate
 
 
 def local_voices(model_dir: str = "") -> tuple[list[str], str]:

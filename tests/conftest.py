@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from kokoro_server.config import Settings
-from kokoro_server.synthesis import SynthesisService
+from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.servers import ThreadedServer
 
 MODEL_FIXTURES = {"service", "server", "make_server"}

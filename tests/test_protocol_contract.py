@@ -1,5 +1,5 @@
 """Contract of session protocol v1 between the two images: every server message builder
-(kokoro_server.protocol) round-trips through the agent's client decoders (the WebSocket
+(kokoro_server.serving.protocol) round-trips through the agent's client decoders (the WebSocket
 text-frame decoder and the SageMaker response-stream decoder), and both sides name the same
 message types and the same default sample rate. The two packages share no import, so this
 test is where they meet; so does the Pipecat package's own client side."""
@@ -15,10 +15,10 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEventPayloadPart,
 )
 
-from kokoro_server import protocol
-from kokoro_server.audio import RATES
-from kokoro_server.engine import MAX_SPEED, MIN_SPEED, SAMPLE_RATE
-from kokoro_server.messages import ClientType, ServerType
+from kokoro_server.audio.encoding import RATES
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, SAMPLE_RATE
+from kokoro_server.serving import protocol
+from kokoro_server.serving.messages import ClientType, ServerType
 from pipecat_kokoro import protocol as pipecat_protocol
 from voice_agent.tts.base import (
     FrameDecoder,

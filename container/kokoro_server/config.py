@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .scheduler import POLICIES
+# Synthesis scheduling policies (serving/scheduler.py): by playback deadline, or first come.
+POLICIES = ("deadline", "fifo")
 
 
 def _env_int(name: str, default: int) -> int:

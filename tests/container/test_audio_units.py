@@ -8,7 +8,7 @@ import wave
 import numpy as np
 import pytest
 
-from kokoro_server import audio
+from kokoro_server.audio import encoding as audio
 
 
 def test_samples_beyond_full_scale_clip_instead_of_wrapping():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kokoro_server.capacity import CapacityMeter, over_capacity
 from kokoro_server.config import Settings
+from kokoro_server.serving.capacity import CapacityMeter, over_capacity
 
 
 def test_capacity_is_audio_per_model_second_over_recent_jobs() -> None:

@@ -13,14 +13,14 @@ import onnxruntime as ort
 import pytest
 from websockets.asyncio.client import connect
 
-from kokoro_server import engine as engine_module
 from kokoro_server.config import Settings
-from kokoro_server.durations import DurationsNotFound, expose_durations, find_duration_tensor
-from kokoro_server.engine import KokoroEngine
-from kokoro_server.model_calls import plan_calls
-from kokoro_server.model_files import ModelFiles, from_pypi_packages
+from kokoro_server.engine import model as engine_module
+from kokoro_server.engine.durations import DurationsNotFound, expose_durations, find_duration_tensor
+from kokoro_server.engine.model import KokoroEngine
+from kokoro_server.engine.model_calls import plan_calls
+from kokoro_server.engine.model_files import ModelFiles, from_pypi_packages
+from kokoro_server.serving.synthesis import SynthesisService
 from kokoro_server.spoken import Phonemized, SpokenWord
-from kokoro_server.synthesis import SynthesisService
 from tests.support import kokoro_like_graph as stand_in
 from tests.support.servers import ThreadedServer
 from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send

@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-from kokoro_server import model_files
 from kokoro_server.config import Settings
-from kokoro_server.engine import choose_providers
-from kokoro_server.serve import parse_args
+from kokoro_server.engine import model_files
+from kokoro_server.engine.model import choose_providers
+from kokoro_server.serving.serve import parse_args
 
 
 def write_weights(root, onnx=("kokoro-v1.0.onnx",), vocab=True, voices=True):

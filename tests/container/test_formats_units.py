@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from kokoro_server import audio, g711, ogg_opus, protocol
-from kokoro_server.protocol import Options, ProtocolError
+from kokoro_server.audio import encoding as audio
+from kokoro_server.audio import g711, ogg_opus
+from kokoro_server.serving import protocol
+from kokoro_server.serving.protocol import Options, ProtocolError
 from tests.support.ogg_pages import BOS, EOS, opus_head, parse_page, parse_pages
 
 SUBTYPES = {"ulaw": "ULAW", "alaw": "ALAW"}

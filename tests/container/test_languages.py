@@ -9,9 +9,9 @@ from importlib import resources
 
 import pytest
 
-from kokoro_server.engine import UnknownVoiceError
-from kokoro_server.frontend import TextFrontend
-from kokoro_server.languages import LanguageUnavailable
+from kokoro_server.model_facts import UnknownVoiceError
+from kokoro_server.text.frontend import TextFrontend
+from kokoro_server.text.languages import LanguageUnavailable
 from tests.support.normalization_table import CASES
 
 

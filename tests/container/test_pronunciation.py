@@ -10,8 +10,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from kokoro_server.config import Settings
-from kokoro_server.pronunciation import Lexicon, PronunciationError, load_lexicon_file
-from kokoro_server.synthesis import build_frontend
+from kokoro_server.serving.synthesis import build_frontend
+from kokoro_server.text.pronunciation import Lexicon, PronunciationError, load_lexicon_file
 from tests.support.phonemes_route import phonemes
 from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from kokoro_server import protocol
-from kokoro_server.protocol import ProtocolError
+from kokoro_server.serving import protocol
+from kokoro_server.serving.protocol import ProtocolError
 
 
 def parse(obj):

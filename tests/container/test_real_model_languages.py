@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from websockets.asyncio.client import connect
 
-from kokoro_server.engine import KokoroEngine
-from kokoro_server.model_files import from_directory, from_pypi_packages
-from kokoro_server.synthesis import build_frontend
+from kokoro_server.engine.model import KokoroEngine
+from kokoro_server.engine.model_files import from_directory, from_pypi_packages
+from kokoro_server.serving.synthesis import build_frontend
 from tests.support.one_shot import post
 from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kokoro_server.scheduler import PlaybackClock, Scheduler
+from kokoro_server.serving.scheduler import PlaybackClock, Scheduler
 
 
 def drain(queue: Scheduler[str]) -> list[str]:

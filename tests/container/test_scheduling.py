@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from devkit.tone import ToneEngine, ToneSynthesisService, tone_bytes
 from kokoro_server.config import Settings
-from kokoro_server.synthesis import Dropped
+from kokoro_server.serving.synthesis import Dropped
 from tests.support.servers import ThreadedServer
 from tests.support.ws_frames import audio_by_sentence, is_type, read_until, send
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from kokoro_server.segmenter import SentenceSegmenter
+from kokoro_server.text.segmenter import SentenceSegmenter
 
 OFF = {"first_clause": False}
 ON = {"first_clause": True, "first_clause_min_chars": 20}

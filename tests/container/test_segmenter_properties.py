@@ -13,7 +13,7 @@ from itertools import pairwise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kokoro_server.segmenter import SentenceSegmenter
+from kokoro_server.text.segmenter import SentenceSegmenter
 
 # Tokens that exercise every rule: abbreviations, numbers, URLs, quotes, CJK, clause marks.
 TRICKY_TOKENS = [

@@ -13,7 +13,7 @@ from websockets.asyncio.client import connect
 from devkit.local_stack import tts_server as running_server
 from devkit.tts_client import ws_url
 from kokoro_server.config import Settings
-from kokoro_server.synthesis import SynthesisService
+from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.servers import ThreadedServer
 
 pytestmark = pytest.mark.model

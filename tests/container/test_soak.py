@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 
 from devkit.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
 from kokoro_server.config import Settings
-from kokoro_server.synthesis import SynthesisService
+from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.barge_in import barge_in
 from tests.support.load import PingSampler, SessionResult, percentile, run_concurrent
 from tests.support.phases import PHASES, drop_at, wait_released

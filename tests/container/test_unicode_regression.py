@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from devkit.tone import tone_bytes
-from kokoro_server.protocol import ProtocolError, parse_message
+from kokoro_server.serving.protocol import ProtocolError, parse_message
 from tests.support.script_runner import check, run_script
 from tests.support.session_scripts import Script, Step
 

@@ -8,11 +8,11 @@ import logging
 import numpy as np
 import pytest
 
-from kokoro_server.model_calls import MAX_TOKENS, plan_calls, tokenize
-from kokoro_server.model_files import from_pypi_packages
-from kokoro_server.phonemes import Phonemizer
+from kokoro_server.engine.model_calls import MAX_TOKENS, plan_calls, tokenize
+from kokoro_server.engine.model_files import from_pypi_packages
+from kokoro_server.engine.word_times import word_timings
 from kokoro_server.spoken import SpokenWord
-from kokoro_server.word_times import word_timings
+from kokoro_server.text.phonemes import Phonemizer
 
 
 @pytest.fixture(scope="module")

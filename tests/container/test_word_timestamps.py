@@ -10,9 +10,9 @@ import re
 import pytest
 from websockets.asyncio.client import connect
 
-from kokoro_server import engine as engine_module
-from kokoro_server.model_calls import plan_calls
-from kokoro_server.word_times import SAMPLES_PER_UNIT
+from kokoro_server.engine import model as engine_module
+from kokoro_server.engine.model_calls import plan_calls
+from kokoro_server.engine.word_times import SAMPLES_PER_UNIT
 from tests.support.ws_frames import (
     audio_by_sentence,
     controls,

@@ -20,11 +20,11 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from kokoro_server import protocol
+    from kokoro_server.serving import protocol
 
-from kokoro_server.audio import FORMATS, SAMPLE_RATES
+from kokoro_server.audio.encoding import FORMATS, SAMPLE_RATES
 from kokoro_server.config import Settings
-from kokoro_server.engine import MAX_SPEED, MIN_SPEED
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED
 
 LIMITS = Settings()
 CODES = {

@@ -17,9 +17,9 @@ from typing import Any
 
 from devkit.loopback import AppServer, BackgroundLoop, serve
 from devkit.processes import free_port
-from kokoro_server.app import create_app as create_kokoro_app
 from kokoro_server.config import Settings
-from kokoro_server.synthesis import SynthesisService
+from kokoro_server.serving.app import create_app as create_kokoro_app
+from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.fake_tts import FakeTtsServer, fake_pcm
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource

@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from kokoro_server.audio import FORMATS, SAMPLE_RATES
+from kokoro_server.audio.encoding import FORMATS, SAMPLE_RATES
 from kokoro_server.config import Settings
 
 LIMITS = Settings()  # the defaults the fuzzed servers run with

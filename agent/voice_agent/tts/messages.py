@@ -1,7 +1,7 @@
 """The message types of the bidirectional session protocol v1, as the client sees them.
 
-The server defines the same values in `kokoro_server.messages` (a separate image, so no shared
-import); a contract test round-trips every server message through this client's decoder.
+The server defines the same values in `kokoro_server.serving.messages` (a separate image, so
+no shared import); a contract test round-trips every server message through this client's decoder.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from devkit.loopback import AppServer
-from kokoro_server.app import create_app
 from kokoro_server.config import Settings
-from kokoro_server.synthesis import SynthesisService
+from kokoro_server.serving.app import create_app
+from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.servers import ThreadedServer
 
 __all__ = ["AppServer", "ThreadedServer"]

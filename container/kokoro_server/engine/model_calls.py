@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .spoken import SpokenWord
+from kokoro_server.spoken import SpokenWord
 
 MAX_TOKENS = 510  # the model's context is 512 tokens including the two pad tokens
 CLAUSE_ENDS = frozenset(".!?;:,—…")

@@ -18,7 +18,7 @@ from phonemizer.backend import EspeakBackend
 from phonemizer.backend.espeak.wrapper import EspeakWrapper
 from phonemizer.logger import get_logger
 
-from .alignment import assign_tokens
+from kokoro_server.text.alignment import assign_tokens
 
 _setup_lock = threading.Lock()
 _espeak_lock = threading.Lock()  # one C library instance behind every backend

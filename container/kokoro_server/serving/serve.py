@@ -8,9 +8,9 @@ import sys
 
 import uvicorn
 
-from . import logs
-from .app import create_app
-from .config import Settings
+from kokoro_server import logs
+from kokoro_server.config import Settings
+from kokoro_server.serving.app import create_app
 
 log = logging.getLogger("kokoro.serve")
 

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from .engine import UnknownVoiceError
+from kokoro_server.model_facts import UnknownVoiceError
 
 LANGUAGES = {
     "a": "en-us",

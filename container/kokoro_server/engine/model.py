@@ -21,23 +21,15 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-from .config import Settings
-from .durations import DurationsNotFound, expose_durations
-from .model_calls import ModelCall, plan_calls
-from .model_files import ModelFiles
-from .spoken import Phonemized
-from .word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
-
-SAMPLE_RATE = 24_000
-MIN_SPEED, MAX_SPEED = 0.5, 2.0
+from kokoro_server.config import Settings
+from kokoro_server.engine.durations import DurationsNotFound, expose_durations
+from kokoro_server.engine.model_calls import ModelCall, plan_calls
+from kokoro_server.engine.model_files import ModelFiles
+from kokoro_server.engine.word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, UnknownVoiceError
+from kokoro_server.spoken import Phonemized
 
 log = logging.getLogger("kokoro.engine")
-
-
-class UnknownVoiceError(ValueError):
-    def __init__(self, voice: str, known: list[str]) -> None:
-        super().__init__(f"unknown voice {voice!r}; available: {', '.join(known)}")
-        self.voice = voice
 
 
 def choose_providers(settings: Settings) -> list[str | tuple[str, dict[str, str]]]:

@@ -10,10 +10,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from . import g711
-from .audio import DEFAULT_RATES, FORMATS, RATES, SAMPLE_RATES
-from .engine import MAX_SPEED, MIN_SPEED
-from .messages import ClientType, ServerType
+from kokoro_server.audio import g711
+from kokoro_server.audio.encoding import DEFAULT_RATES, FORMATS, RATES, SAMPLE_RATES
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED
+from kokoro_server.serving.messages import ClientType, ServerType
 
 CLIENT_TYPES = tuple(ClientType)
 UTTERANCE = "utterance"  # the parsed type of a frame with `text` and no `type`

@@ -14,7 +14,7 @@ import re
 import threading
 from typing import Any
 
-from .alignment import project, source_spans
+from kokoro_server.text.alignment import project, source_spans
 
 Pairs = list[tuple[str, str]]
 

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-POLICIES = ("deadline", "fifo")
+from kokoro_server.config import POLICIES
 
 
 @dataclass

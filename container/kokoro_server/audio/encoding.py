@@ -15,8 +15,8 @@ import lameenc
 import numpy as np
 import soxr
 
-from . import g711, ogg_opus
-from .engine import SAMPLE_RATE
+from kokoro_server.audio import g711, ogg_opus
+from kokoro_server.model_facts import SAMPLE_RATE
 
 FORMATS = ("pcm", "wav", "mp3", "ulaw", "alaw", "opus")
 PCM_RATES = (8000, 16000, 22050, 24000)

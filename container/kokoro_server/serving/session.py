@@ -28,16 +28,18 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from . import audio, g711, protocol
-from .config import Settings
-from .engine import UnknownVoiceError
-from .logs import fields
-from .messages import ClientType
-from .pronunciation import Lexicon, PronunciationError
-from .protocol import UTTERANCE, ClientMessage, Options, ProtocolError
-from .scheduler import PlaybackClock
-from .segmenter import SentenceSegmenter
-from .synthesis import Dropped, SynthesisService, Synthesized
+from kokoro_server.audio import encoding as audio
+from kokoro_server.audio import g711
+from kokoro_server.config import Settings
+from kokoro_server.logs import fields
+from kokoro_server.model_facts import UnknownVoiceError
+from kokoro_server.serving import protocol
+from kokoro_server.serving.messages import ClientType
+from kokoro_server.serving.protocol import UTTERANCE, ClientMessage, Options, ProtocolError
+from kokoro_server.serving.scheduler import PlaybackClock
+from kokoro_server.serving.synthesis import Dropped, SynthesisService, Synthesized
+from kokoro_server.text.pronunciation import Lexicon, PronunciationError
+from kokoro_server.text.segmenter import SentenceSegmenter
 
 log = logging.getLogger("kokoro.session")
 

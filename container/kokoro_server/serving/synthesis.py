@@ -19,18 +19,18 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from . import audio
-from .capacity import CapacityMeter
-from .config import Settings
-from .engine import KokoroEngine
-from .frontend import TextFrontend
-from .languages import LANGUAGES
-from .logs import fields
-from .model_files import locate
-from .pronunciation import Lexicon, load_lexicon_file
-from .scheduler import Scheduler
-from .spoken import Phonemized
-from .word_times import WordTiming
+from kokoro_server.audio import encoding as audio
+from kokoro_server.config import Settings
+from kokoro_server.engine.model import KokoroEngine
+from kokoro_server.engine.model_files import locate
+from kokoro_server.engine.word_times import WordTiming
+from kokoro_server.logs import fields
+from kokoro_server.serving.capacity import CapacityMeter
+from kokoro_server.serving.scheduler import Scheduler
+from kokoro_server.spoken import Phonemized
+from kokoro_server.text.frontend import TextFrontend
+from kokoro_server.text.languages import LANGUAGES
+from kokoro_server.text.pronunciation import Lexicon, load_lexicon_file
 
 log = logging.getLogger("kokoro.synthesis")
 

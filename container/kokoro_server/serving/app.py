@@ -22,17 +22,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import audio, protocol
-from .capacity import over_capacity
-from .config import Settings
-from .engine import UnknownVoiceError
-from .logs import fields
-from .messages import ClientType
-from .pronunciation import Lexicon, PronunciationError
-from .protocol import ProtocolError
-from .segmenter import SentenceSegmenter
-from .session import Session, TransportClosed
-from .synthesis import SynthesisService
+from kokoro_server.audio import encoding as audio
+from kokoro_server.config import Settings
+from kokoro_server.logs import fields
+from kokoro_server.model_facts import UnknownVoiceError
+from kokoro_server.serving import protocol
+from kokoro_server.serving.capacity import over_capacity
+from kokoro_server.serving.messages import ClientType
+from kokoro_server.serving.protocol import ProtocolError
+from kokoro_server.serving.session import Session, TransportClosed
+from kokoro_server.serving.synthesis import SynthesisService
+from kokoro_server.text.pronunciation import Lexicon, PronunciationError
+from kokoro_server.text.segmenter import SentenceSegmenter
 
 log = logging.getLogger("kokoro.app")
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model_calls import ModelCall
-from .spoken import SpokenWord
+from kokoro_server.engine.model_calls import ModelCall
+from kokoro_server.spoken import SpokenWord
 
 SAMPLES_PER_UNIT = 600
 MS_PER_UNIT = 25  # 600 samples at 24 kHz

@@ -19,11 +19,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import normalize_en
-from .languages import ENGLISH, LanguageUnavailable, language_of
-from .phonemes import Phonemizer
-from .pronunciation import Fixed, Lexicon, fixed_spans, markup_word
-from .spoken import Phonemized, SpokenWord
+from kokoro_server.spoken import Phonemized, SpokenWord
+from kokoro_server.text import normalize_en
+from kokoro_server.text.languages import ENGLISH, LanguageUnavailable, language_of
+from kokoro_server.text.phonemes import Phonemizer
+from kokoro_server.text.pronunciation import Fixed, Lexicon, fixed_spans, markup_word
 
 log = logging.getLogger("kokoro.frontend")
 

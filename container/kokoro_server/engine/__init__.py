@@ -1,0 +1,1 @@
+"""The model: ONNX Runtime session, model files, per-call planning, durations and word timings."""

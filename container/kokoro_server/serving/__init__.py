@@ -1,0 +1,1 @@
+"""The server: HTTP and WebSocket routes, the session protocol, scheduling and admission."""

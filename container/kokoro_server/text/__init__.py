@@ -1,0 +1,1 @@
+"""Text in, phonemes out: cleaning, normalization, pronunciation, G2P, segmentation."""
