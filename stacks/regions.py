@@ -91,10 +91,6 @@ AGENTCORE_RUNTIME = DocumentedRegions(
 # runtime.sagemaker.<region>.amazonaws.com:8443 in every region of the partition) name none
 # (checked 2026-12-02). So there is nothing documented to warn against; `make smoke` is the
 # check of the stream in a new region (docs/deploy.md).
-SAGEMAKER_BIDI_NOTE = (
-    "SageMaker AI documents no per-region list for bidirectional streaming (checked "
-    "2026-12-02); run `make smoke` after the first deploy in a new region"
-)
 
 
 def profile_prefix(model_id: str) -> str | None:
