@@ -157,6 +157,7 @@ def _run(args: argparse.Namespace) -> int:
 
     targets = [f for f in before.findings if f.deletable]
     result: dict[str, Any] = {"mode": "delete", "before": report.inventory_json(before)}
+    deletion: dict[str, Any]
     if not targets:
         print("Nothing to delete.", file=sys.stderr)
         after, deletion = before, {"confirmed": None, "deleted": [], "errors": []}

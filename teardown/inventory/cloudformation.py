@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from botocore.exceptions import ClientError
 
 from teardown.aws import error_code
@@ -11,7 +13,7 @@ from teardown.model import APP_TAG_KEY, Finding, ServiceCheck
 from teardown.scope import Scope
 
 
-def _finding(scope: Scope, stack: dict, explicit: bool) -> Finding:
+def _finding(scope: Scope, stack: dict[str, Any], explicit: bool) -> Finding:
     tagged = is_app(tag_dict(stack.get("Tags")), scope.app_name)
     deletable = tagged or explicit
     note = (
@@ -37,7 +39,7 @@ def _finding(scope: Scope, stack: dict, explicit: bool) -> Finding:
 def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
     cfn = scope.clients.get("cloudformation")
     if scope.stack_names:
-        found = []
+        found: list[Finding] = []
         for name in scope.stack_names:
             try:
                 stacks = cfn.describe_stacks(StackName=name)["Stacks"]
@@ -48,16 +50,16 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
             found.extend(_finding(scope, s, explicit=True) for s in stacks)
         return found
 
-    found = []
+    listed: list[Finding] = []
     for page in cfn.get_paginator("describe_stacks").paginate():
         for stack in page["Stacks"]:
             if stack["StackStatus"] == "DELETE_COMPLETE":
                 continue
             tags = tag_dict(stack.get("Tags"))
             if is_app(tags, scope.app_name):
-                found.append(_finding(scope, stack, explicit=False))
+                listed.append(_finding(scope, stack, explicit=False))
             elif APP_TAG_KEY in tags:
                 continue  # another app's stack, even if its name looks like ours
             elif name_matches_app(stack["StackName"], scope.app_name):
-                found.append(_finding(scope, stack, explicit=False))
-    return found
+                listed.append(_finding(scope, stack, explicit=False))
+    return listed

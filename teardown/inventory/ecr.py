@@ -22,8 +22,8 @@ def is_shared_asset_repository(name: str) -> bool:
     return name.startswith("cdk-") and "-container-assets-" in name
 
 
-def _images(ecr: Any, repository: str) -> list[dict]:
-    images: list[dict] = []
+def _images(ecr: Any, repository: str) -> list[dict[str, Any]]:
+    images: list[dict[str, Any]] = []
     for page in ecr.get_paginator("describe_images").paginate(repositoryName=repository):
         images.extend(page.get("imageDetails", []))
     return images
@@ -73,14 +73,16 @@ def _shared_repo_findings(scope: Scope, ecr: Any, repository: str, ours: set[str
     return found
 
 
-def _repositories(ecr: Any) -> list[dict]:
-    repositories: list[dict] = []
+def _repositories(ecr: Any) -> list[dict[str, Any]]:
+    repositories: list[dict[str, Any]] = []
     for page in ecr.get_paginator("describe_repositories").paginate():
         repositories.extend(page.get("repositories", []))
     return repositories
 
 
-def _tagged_repo_findings(scope: Scope, ecr: Any, repositories: list[dict]) -> list[Finding]:
+def _tagged_repo_findings(
+    scope: Scope, ecr: Any, repositories: list[dict[str, Any]]
+) -> list[Finding]:
     found = []
     for repo in repositories:
         name = repo["repositoryName"]

@@ -29,7 +29,7 @@ def _name_matches(component: str, app_name: str, related: list[str]) -> bool:
     )
 
 
-def _finding(group: dict, how: str) -> Finding:
+def _finding(group: dict[str, Any], how: str) -> Finding:
     stored = int(group.get("storedBytes", 0))
     return Finding(
         service="logs",
@@ -43,8 +43,8 @@ def _finding(group: dict, how: str) -> Finding:
     )
 
 
-def _groups(logs: Any, prefix: str) -> list[dict]:
-    groups: list[dict] = []
+def _groups(logs: Any, prefix: str) -> list[dict[str, Any]]:
+    groups: list[dict[str, Any]] = []
     for page in logs.get_paginator("describe_log_groups").paginate(logGroupNamePrefix=prefix):
         groups.extend(page.get("logGroups", []))
     return groups

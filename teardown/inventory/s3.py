@@ -27,7 +27,8 @@ class BucketStats:
 def bucket_region(s3: Any, name: str) -> str:
     constraint = s3.get_bucket_location(Bucket=name).get("LocationConstraint")
     # Legacy values: no constraint is us-east-1, "EU" is eu-west-1.
-    return {None: "us-east-1", "": "us-east-1", "EU": "eu-west-1"}.get(constraint, constraint)
+    legacy: dict[str | None, str] = {None: "us-east-1", "": "us-east-1", "EU": "eu-west-1"}
+    return legacy.get(constraint, str(constraint))
 
 
 def bucket_tags(s3: Any, name: str) -> dict[str, str]:

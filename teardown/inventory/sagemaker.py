@@ -14,7 +14,7 @@ from teardown.scope import Scope
 
 
 def _tagged(sm: Any, arn: str, app_name: str) -> bool:
-    tags: list[dict] = []
+    tags: list[dict[str, Any]] = []
     for page in sm.get_paginator("list_tags").paginate(ResourceArn=arn):
         tags.extend(page.get("Tags", []))
     return is_app(tag_dict(tags), app_name)
@@ -34,7 +34,7 @@ def _variants_of_config(sm: Any, config_name: str) -> dict[str, str]:
     }
 
 
-def _endpoint_finding(sm: Any, summary: dict) -> Finding:
+def _endpoint_finding(sm: Any, summary: dict[str, Any]) -> Finding:
     name = summary["EndpointName"]
     endpoint = sm.describe_endpoint(EndpointName=name)
     config_name = endpoint.get("EndpointConfigName", "")

@@ -117,7 +117,7 @@ class KokoroEngine:
             model, sess_options=options, providers=choose_providers(settings)
         )
         del model
-        self.providers = self.session.get_providers()
+        self.providers: list[str] = list(self.session.get_providers())
         require_provider(settings, self.providers)
         self._audio_output = self.session.get_outputs()[0].name
         inputs = {i.name for i in self.session.get_inputs()}
