@@ -14,7 +14,7 @@ REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent
 	pyproject.toml container/pyproject.toml agent/pyproject.toml integrations/pipecat/pyproject.toml
 
 .PHONY: setup demo demo-agent demo-pipecat playground playground-screenshots weights test test-fast lint \
-	format synth smoke cleanup clean lock soak bench bench-quick speech-eval frontend-bench
+	format synth deploy smoke cleanup clean lock soak bench bench-quick speech-eval frontend-bench
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -93,8 +93,19 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# `make synth` synthesizes exactly what `make deploy` (`cdk deploy`) will: the CDK CLI sets
+# CDK_DEFAULT_ACCOUNT/CDK_DEFAULT_REGION from your credentials, and every deploy-time check
+# (profile geography, documented regions, cdk-nag on the concrete ARNs) runs on them. Without
+# credentials, name them: make synth ACCOUNT=123456789012 REGION=eu-central-1.
+# (Plain `npx cdk synth` without credentials gives environment-agnostic templates.)
+CDK_ENV = KOKORO_SYNTH_AS_DEPLOY=1 PATH="$(CURDIR)/$(VENV)/bin:$$PATH" \
+	$(if $(ACCOUNT),CDK_DEFAULT_ACCOUNT=$(ACCOUNT)) $(if $(REGION),CDK_DEFAULT_REGION=$(REGION) AWS_REGION=$(REGION))
 synth: setup
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" npx cdk synth --quiet
+	$(CDK_ENV) npx cdk synth --quiet $(ARGS)
+
+# Both stacks, TTS first (docs/deploy.md). ARGS="-c voice_paused=true" pauses the voice.
+deploy: setup
+	$(CDK_ENV) npx cdk deploy --all $(ARGS)
 
 # Benchmarks on the real model (loopback): tables, JSON and plots in bench/results/, and the
 # generated tables in docs/performance.md. A full run takes about half an hour on a quiet

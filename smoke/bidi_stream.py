@@ -75,6 +75,12 @@ class SessionTally:
     cancelled: dict[str, Any] | None = None
     late_audio: int = 0  # audio bytes of a dropped sentence after `cancelled`
     session_end: dict[str, Any] | None = None
+    synth_ms: float = 0.0  # summed `synthesis_complete` fields: the server's own timing
+    synth_audio_s: float = 0.0
+
+    @property
+    def real_time_factor(self) -> float | None:
+        return self.synth_ms / 1000 / self.synth_audio_s if self.synth_audio_s else None
 
     @property
     def anything(self) -> bool:
@@ -103,7 +109,12 @@ class SessionTally:
             self.cancelled = event.message
         elif event.type == "session_end":
             self.session_end = event.message
-        return event.type
+        elif event.type == "synthesis_complete":
+            synth_ms, duration_s = event.message.get("synth_ms"), event.message.get("duration_s")
+            if isinstance(synth_ms, int | float) and isinstance(duration_s, int | float):
+                self.synth_ms += float(synth_ms)
+                self.synth_audio_s += float(duration_s)
+        return str(event.type)
 
 
 class SessionReader:
@@ -211,4 +222,5 @@ def _result(tally: SessionTally, call: Call) -> CheckResult:
             f"{SPOKEN_SENTENCES} sentences, {seconds:.2f} s of audio; cancel acknowledged "
             f"(dropped {dropped}); session_end"
         ),
+        real_time_factor=tally.real_time_factor,
     )

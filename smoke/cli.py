@@ -142,7 +142,7 @@ def run_checks(
     endpoint = plan.endpoint_name
     if endpoint and {"invoke", "stream"} - skip:
         state = endpoint_state(plan.client("sagemaker"), endpoint, plan.timeout_s)
-        progress(f"endpoint {endpoint}: {state.status}")
+        progress(f"endpoint {endpoint}: {state.status}" + (f"; {state.cost}" if state.cost else ""))
         if "invoke" not in skip:
             progress(f"{invoke_endpoint.NAME} ...")
             results.append(

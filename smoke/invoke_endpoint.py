@@ -28,11 +28,23 @@ def request_body(voice: str | None) -> bytes:
     return json.dumps(body).encode()
 
 
+def provider_of(custom_attributes: object) -> str | None:
+    """The container answers with `X-Amzn-SageMaker-Custom-Attributes: provider=<name>,...`,
+    which SageMaker passes back as the response's CustomAttributes."""
+    if not isinstance(custom_attributes, str):
+        return None
+    for item in custom_attributes.split(","):
+        key, _, value = item.strip().partition("=")
+        if key == "provider" and value:
+            return value
+    return None
+
+
 def wav_seconds(data: bytes) -> float | None:
     """Duration of a WAV file, or None when `data` is not one."""
     try:
         with wave.open(io.BytesIO(data)) as wav:
-            return wav.getnframes() / wav.getframerate()
+            return float(wav.getnframes()) / float(wav.getframerate())
     except (wave.Error, EOFError, ZeroDivisionError):
         return None
 
@@ -66,4 +78,5 @@ def run_invoke_check(
         first_audio_ms=first_audio_ms,
         total_ms=total_ms,
         detail=f"{seconds:.2f} s of WAV audio ({len(audio)} bytes)",
+        provider=provider_of(response.get("CustomAttributes")),
     )

@@ -25,10 +25,27 @@ def explain(title: str, diagnosis: Diagnosis) -> str:
     return f"{title}: {diagnosis.cause}\n  what: {diagnosis.summary}\n  do:   {diagnosis.advice}"
 
 
+def figures(results: list[CheckResult]) -> list[str]:
+    """The three figures of the deployed voice: provider, real-time factor, TTFA per route."""
+    passed = [r for r in results if r.ok]
+    providers = sorted({r.provider for r in passed if r.provider})
+    rtf = [r.real_time_factor for r in passed if r.real_time_factor is not None]
+    ttfa = [f"{r.name} {_ms(r.first_audio_ms)}" for r in passed if r.first_audio_ms is not None]
+    provider = ", ".join(providers) or "not reported (run the invoke check; older image?)"
+    if providers and any(p != "CUDAExecutionProvider" for p in providers):
+        provider += "  <- NOT the GPU: synthesis runs on the CPU"
+    return [
+        f"provider         {provider}",
+        "real-time factor "
+        + (f"{rtf[0]:.3f} (synthesis time / audio time)" if rtf else "not measured"),
+        "TTFA             " + ("; ".join(ttfa) or "none"),
+    ]
+
+
 def render(results: list[CheckResult], setup: Diagnosis | None = None) -> str:
     if setup is not None:
         return explain("cannot run the smoke check", setup)
-    lines = [HEADER, *(row(r) for r in results)]
+    lines = [HEADER, *(row(r) for r in results), "", *figures(results)]
     for result in results:
         if result.diagnosis is not None:
             lines += ["", explain(result.name, result.diagnosis)]

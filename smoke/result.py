@@ -15,6 +15,10 @@ class CheckResult:
     total_ms: float | None = None
     detail: str = ""
     diagnosis: Diagnosis | None = None
+    # What the container reported about itself: the ONNX Runtime provider in use, and the
+    # real-time factor (its synthesis time over the audio duration), when the check saw them.
+    provider: str | None = None
+    real_time_factor: float | None = None
 
     @property
     def ok(self) -> bool:

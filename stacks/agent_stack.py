@@ -43,6 +43,7 @@ class AgentStack(Stack):
                 bedrock_model_id=config.bedrock_model_id,
                 bedrock_foundation_model_id=config.bedrock_foundation_model_id,
                 bedrock_model_is_profile=config.bedrock_model_is_profile,
+                voice_paused=config.voice_paused,
             ),
         )
         CfnOutput(self, "RuntimeArn", value=agent.runtime.agent_runtime_arn)

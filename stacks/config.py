@@ -13,6 +13,7 @@ from typing import Any
 from constructs import Node
 
 from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
+from stacks.regions import RegionConfigError, check_profile_geography, resolve_model_id
 
 DEFAULTS: dict[str, Any] = {
     "app_name": DEFAULT_APP_NAME,
@@ -22,7 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "max_instances": 2,
     "target_concurrency_per_instance": 4,
     "voice": "af_heart",
-    "bedrock_model_id": "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    # "auto": Claude Haiku 4.5 through the inference profile of the deploy region's geography
+    # (stacks/regions.py); any model or profile id is taken as given (and checked).
+    "bedrock_model_id": "auto",
     "weights_revision": "kokoro-82m-v1.0-onnx-fp32",
     # "" creates the weights bucket; a name imports the bucket a destroyed stack retained.
     "weights_bucket": "",
@@ -31,6 +34,14 @@ DEFAULTS: dict[str, Any] = {
     "model_data_download_timeout_s": 600,
     "latency_alarm_p90_ms": 2000,
     "network_isolation": True,
+    # "cuda": the endpoint refuses to serve unless ONNX Runtime runs on the GPU; "auto" lets it
+    # fall back to the CPU provider (many times slower; for debugging only).
+    "kokoro_provider": "cuda",
+    # true: deploy everything but the SageMaker endpoint (no instance billing); the agent
+    # answers callers with a `voice_paused` error. Deploy without it to resume.
+    "voice_paused": False,
+    # true: no warning for a region where a service this app needs is not documented.
+    "allow_undocumented_region": False,
 }
 
 # Id prefixes of cross-region (system-defined) inference profiles, as in aws-cdk's
@@ -48,6 +59,7 @@ REMOVED_KEYS = {
 }
 
 _APP_NAME = APP_NAME_PATTERN
+_PROVIDERS = ("cuda", "auto")
 _INSTANCE_TYPE = re.compile(r"^ml\.[a-z0-9]+\.[a-z0-9]+$")
 _VOICE = re.compile(r"^[a-z]{2}_[a-z0-9_]+$")
 _MODEL_ID = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(:[0-9]+)?$")
@@ -79,6 +91,9 @@ class AppConfig:
     model_data_download_timeout_s: int
     latency_alarm_p90_ms: int
     network_isolation: bool
+    kokoro_provider: str = "cuda"
+    voice_paused: bool = False
+    allow_undocumented_region: bool = False
 
     @property
     def stack_prefix(self) -> str:
@@ -164,8 +179,12 @@ def _bucket_name(value: Any) -> str | None:
     return name
 
 
-def load_config(node: Node) -> AppConfig:
-    """Read every context key (falling back to DEFAULTS) and validate it."""
+def load_config(node: Node, region: str | None = None) -> AppConfig:
+    """Read every context key (falling back to DEFAULTS) and validate it.
+
+    ``region``: the concrete deploy region (None for environment-agnostic synth); settings
+    that only work in some regions are resolved and checked against it.
+    """
 
     def get(key: str) -> Any:
         value = node.try_get_context(key)
@@ -177,8 +196,21 @@ def load_config(node: Node) -> AppConfig:
 
     app_name = _str("app_name", get("app_name"), _APP_NAME, APP_NAME_RULE)
     model_id = _str(
-        "bedrock_model_id", get("bedrock_model_id"), _MODEL_ID, "a Bedrock model or profile id"
+        "bedrock_model_id",
+        resolve_model_id(str(get("bedrock_model_id")), region),
+        _MODEL_ID,
+        "'auto' or a Bedrock model or profile id",
     )
+    if region is not None:
+        try:
+            check_profile_geography(model_id, region)
+        except RegionConfigError as exc:
+            raise ConfigError(str(exc)) from exc
+    provider = str(get("kokoro_provider")).strip().lower()
+    if provider not in _PROVIDERS:
+        raise ConfigError(
+            f"context 'kokoro_provider' must be one of {', '.join(_PROVIDERS)}, got {provider!r}"
+        )
     cfg = AppConfig(
         app_name=app_name,
         instance_type=_str(
@@ -203,6 +235,11 @@ def load_config(node: Node) -> AppConfig:
         ),
         latency_alarm_p90_ms=_int("latency_alarm_p90_ms", get("latency_alarm_p90_ms"), 1, 600000),
         network_isolation=_bool("network_isolation", get("network_isolation")),
+        kokoro_provider=provider,
+        voice_paused=_bool("voice_paused", get("voice_paused")),
+        allow_undocumented_region=_bool(
+            "allow_undocumented_region", get("allow_undocumented_region")
+        ),
     )
     if not cfg.min_instances <= cfg.initial_instance_count <= cfg.max_instances:
         raise ConfigError(

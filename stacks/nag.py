@@ -48,5 +48,5 @@ def _render(value: Any) -> str:
             return f"<{arg[0]}.{arg[1]}>"
         if fn == "Fn::Join":
             separator, parts = arg
-            return separator.join(_render(part) for part in parts)
+            return str(separator).join(_render(part) for part in parts)
     raise ValueError(f"cannot render {value!r} the way cdk-nag does")

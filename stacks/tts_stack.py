@@ -57,34 +57,43 @@ class TtsStack(Stack):
                 model_data_download_timeout_s=config.model_data_download_timeout_s,
                 voice=config.voice,
                 network_isolation=config.network_isolation,
+                provider=config.kokoro_provider,
+                create_endpoint=not config.voice_paused,
             ),
             image=image,
             bucket=weights.bucket,
             weights_prefix=weights.prefix,
             model_data_url=weights.model_data_url,
         )
-        scaling = EndpointAutoscaling(
-            self,
-            "Autoscaling",
-            endpoint_name=config.endpoint_name,
-            variant_name=tts.variant_name,
-            min_instances=config.min_instances,
-            max_instances=config.max_instances,
-            target_concurrency=config.target_concurrency_per_instance,
-        )
-        scaling.node.add_dependency(tts.endpoint)
-        EndpointAlarms(
-            self,
-            "Alarms",
-            endpoint_name=config.endpoint_name,
-            variant_name=tts.variant_name,
-            latency_p90_ms=config.latency_alarm_p90_ms,
-        )
-
         self.endpoint_name = config.endpoint_name
         self.endpoint_arn = tts.endpoint_arn
-        CfnOutput(self, "EndpointName", value=tts.endpoint.attr_endpoint_name)
+        if tts.endpoint is not None:
+            # Scaling and alarms act on the endpoint, so they exist only while it does.
+            scaling = EndpointAutoscaling(
+                self,
+                "Autoscaling",
+                endpoint_name=config.endpoint_name,
+                variant_name=tts.variant_name,
+                min_instances=config.min_instances,
+                max_instances=config.max_instances,
+                target_concurrency=config.target_concurrency_per_instance,
+            )
+            scaling.node.add_dependency(tts.endpoint)
+            EndpointAlarms(
+                self,
+                "Alarms",
+                endpoint_name=config.endpoint_name,
+                variant_name=tts.variant_name,
+                latency_p90_ms=config.latency_alarm_p90_ms,
+            )
+        CfnOutput(
+            self,
+            "EndpointName",
+            value=tts.endpoint.attr_endpoint_name if tts.endpoint else config.endpoint_name,
+        )
         CfnOutput(self, "EndpointArn", value=tts.endpoint_arn)
+        # "true" while the stack is deployed with -c voice_paused=true (no endpoint billing).
+        CfnOutput(self, "VoicePaused", value=str(config.voice_paused).lower())
         CfnOutput(self, "WeightsBucketName", value=weights.bucket.bucket_name)
         CfnOutput(self, "WeightsS3Uri", value=weights.model_data_url)
         CfnOutput(self, "ImageUri", value=image.image_uri)

@@ -29,7 +29,7 @@ from .events import AgentEvent, error_event, to_sse
 from .llm import TextSource
 from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
-from .settings import AgentSettings
+from .settings import VOICE_PAUSED_MESSAGE, AgentSettings
 from .tts.base import TtsTransport
 from .turns import Interruption, answer_turn
 from .ws_connection import serve_connection
@@ -67,6 +67,10 @@ def create_app(
     async def tracked(
         inv: Invocation, key: ConversationKey | None, interruption: Interruption | None = None
     ) -> AsyncGenerator[AgentEvent, None]:
+        if settings.voice_paused:
+            # No model call (no tokens billed) and no TTS session: there is no endpoint.
+            yield error_event("voice_paused", VOICE_PAUSED_MESSAGE)
+            return
         # Registered as an async task so /ping answers HealthyBusy while audio is streaming.
         task_id = app.add_async_task("voice_invocation", {"mode": inv.mode})
         try:

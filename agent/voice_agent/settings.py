@@ -27,6 +27,12 @@ from .tts.messages import DEFAULT_SAMPLE_RATE
 
 TEXT_SOURCES = ("bedrock", "replay")
 
+VOICE_PAUSED_MESSAGE = (
+    "the voice is paused: the TTS endpoint was taken down to stop its hourly cost "
+    "(deployed with -c voice_paused=true). Resume it by deploying without voice_paused "
+    "(docs/deploy.md, Pause and resume); it takes about 10 minutes to come back"
+)
+
 NO_REGION = (
     "no AWS region configured: set AWS_REGION (or AWS_DEFAULT_REGION). The SageMaker endpoint "
     "and Bedrock are called in that region; only a local run (TTS_URL with "
@@ -49,6 +55,8 @@ class AgentSettings:
     # TTS: a container's WebSocket (tts_url wins) or a SageMaker endpoint.
     tts_url: str | None = None
     tts_endpoint_name: str | None = None
+    # The stack deployed no endpoint (voice paused): every turn answers `voice_paused`.
+    voice_paused: bool = False
     region: str | None = None
     default_voice: str | None = None
     sample_rate: int = DEFAULT_SAMPLE_RATE
@@ -86,6 +94,7 @@ class AgentSettings:
         settings = cls(
             tts_url=env.get("TTS_URL") or None,
             tts_endpoint_name=env.get("TTS_ENDPOINT_NAME") or None,
+            voice_paused=_flag(env, "TTS_PAUSED"),
             region=region_from_env(env),
             default_voice=env.get("TTS_VOICE") or env.get("AGENT_DEFAULT_VOICE") or None,
             sample_rate=_number(env, "AGENT_SAMPLE_RATE", DEFAULT_SAMPLE_RATE, int),
@@ -148,6 +157,15 @@ def _number[N: (int, float)](env: Mapping[str, str], name: str, default: N, kind
         return kind(raw)
     except ValueError:
         raise ValueError(f"{name} must be a number, got {raw!r}") from None
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "false", "0", "no"):
+        return False
+    if raw in ("true", "1", "yes"):
+        return True
+    raise ValueError(f"{name} must be true or false, got {raw!r}")
 
 
 def _at_least_one(env: Mapping[str, str], name: str, default: int) -> int:

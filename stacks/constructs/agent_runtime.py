@@ -17,37 +17,50 @@ from stacks.constructs.bedrock_access import (
 )
 from stacks.nag import FOUNDATION_MODEL_ANY_REGION_REASON, acknowledge, iam5, nag_rendering
 
-_LOGS = "arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:"
-# Wildcard resources of the execution-role baseline that AgentCore documents and that the
-# aws-cdk-lib Runtime construct adds; each acknowledged with why it cannot be narrower.
-_BASELINE_WILDCARDS: tuple[tuple[str, str], ...] = (
-    (
-        "*",
-        "X-Ray trace APIs, cloudwatch:PutMetricData (limited by condition to the "
-        "bedrock-agentcore namespace) and ecr:GetAuthorizationToken have no resource-level "
-        "permissions.",
-    ),
-    (
-        f"{_LOGS}/aws/bedrock-agentcore/runtimes/*",
-        "AgentCore creates the runtime's log groups under this path with a generated runtime id "
-        "suffix that is unknown before deployment.",
-    ),
-    (
-        f"{_LOGS}/aws/bedrock-agentcore/runtimes/*:log-stream:*",
-        "Log streams of the runtime's own log groups, whose names carry the generated runtime id.",
-    ),
-    (
-        f"{_LOGS}*",
-        "logs:DescribeLogGroups is a list operation that IAM evaluates on the account's "
-        "log-group:* resource; the AgentCore runtime calls it at start-up.",
-    ),
-    (
-        "arn:<AWS::Partition>:bedrock-agentcore:<AWS::Region>:<AWS::AccountId>:"
-        "workload-identity-directory/default/workload-identity/*",
-        "The runtime's workload identity is created by AgentCore with a generated name; the "
-        "token actions are limited to the account's default workload identity directory.",
-    ),
-)
+
+def _baseline_wildcards(scope: Construct) -> tuple[tuple[str, str], ...]:
+    """Wildcard resources of the execution-role baseline that AgentCore documents and that the
+    aws-cdk-lib Runtime construct adds; each acknowledged with why it cannot be narrower.
+
+    The ARNs are built from the stack's own partition, region and account and rendered the
+    way cdk-nag prints them, so one acknowledgement matches both the environment-agnostic
+    form (`<AWS::Region>`) and the concrete one `cdk deploy` synthesizes (`us-east-1`).
+    """
+    stack = Stack.of(scope)
+    prefix = f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:"
+    identity = (
+        f"arn:{stack.partition}:bedrock-agentcore:{stack.region}:{stack.account}:"
+        "workload-identity-directory/default/workload-identity/*"
+    )
+    return (
+        (
+            "*",
+            "X-Ray trace APIs, cloudwatch:PutMetricData (limited by condition to the "
+            "bedrock-agentcore namespace) and ecr:GetAuthorizationToken have no resource-level "
+            "permissions.",
+        ),
+        (
+            nag_rendering(scope, f"{prefix}/aws/bedrock-agentcore/runtimes/*"),
+            "AgentCore creates the runtime's log groups under this path with a generated "
+            "runtime id suffix that is unknown before deployment.",
+        ),
+        (
+            nag_rendering(scope, f"{prefix}/aws/bedrock-agentcore/runtimes/*:log-stream:*"),
+            "Log streams of the runtime's own log groups, whose names carry the generated "
+            "runtime id.",
+        ),
+        (
+            nag_rendering(scope, f"{prefix}*"),
+            "logs:DescribeLogGroups is a list operation that IAM evaluates on the account's "
+            "log-group:* resource; the AgentCore runtime calls it at start-up.",
+        ),
+        (
+            nag_rendering(scope, identity),
+            "The runtime's workload identity is created by AgentCore with a generated name; "
+            "the token actions are limited to the account's default workload identity "
+            "directory.",
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -60,6 +73,7 @@ class AgentRuntimeSettings:
     bedrock_model_id: str
     bedrock_foundation_model_id: str
     bedrock_model_is_profile: bool
+    voice_paused: bool = False
 
 
 class VoiceAgentRuntime(Construct):
@@ -127,9 +141,12 @@ class VoiceAgentRuntime(Construct):
                 "TTS_ENDPOINT_NAME": settings.endpoint_name,
                 "TTS_VOICE": settings.voice,
                 "BEDROCK_MODEL_ID": settings.bedrock_model_id,
+                # The TTS stack deploys no endpoint while paused; the agent then answers every
+                # caller with a `voice_paused` error instead of calling the model.
+                "TTS_PAUSED": "true" if settings.voice_paused else "false",
             },
         )
-        for resource, why in _BASELINE_WILDCARDS:
+        for resource, why in _baseline_wildcards(self):
             acknowledge(self.role, iam5(resource), why)
         if settings.bedrock_model_is_profile:
             acknowledge(

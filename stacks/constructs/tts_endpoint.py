@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aws_cdk import RemovalPolicy, Stack
+from aws_cdk import ArnFormat, RemovalPolicy, Stack
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_logs as logs
@@ -17,6 +17,12 @@ from stacks.nag import acknowledge, iam5, nag_rendering
 
 VARIANT_NAME = "AllTraffic"
 MODEL_DIR = "/opt/ml/model"
+# SageMaker writes the container's stdout/stderr here; the name is fixed by SageMaker.
+LOG_GROUP_PREFIX = "/aws/sagemaker/Endpoints/"
+# Namespace of the endpoint instance metrics (CPU/GPU/memory/disk) SageMaker publishes.
+ENDPOINT_METRICS_NAMESPACE = "/aws/sagemaker/Endpoints"
+# Construct id of aws-cdk-lib's LogRetention singleton function (one per stack).
+LOG_RETENTION_SINGLETON = "LogRetentionaae0aa3c5b4d4f87b02d85b201efdd8a"
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,10 @@ class EndpointSettings:
     model_data_download_timeout_s: int
     voice: str
     network_isolation: bool = True
+    # "cuda": the server refuses to serve unless ONNX Runtime runs on the GPU.
+    provider: str = "cuda"
+    # False (voice paused): model and endpoint config stay, the billing endpoint is not made.
+    create_endpoint: bool = True
 
 
 def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
@@ -38,11 +48,21 @@ def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
     )
 
 
+def log_group_name(endpoint_name: str) -> str:
+    return f"{LOG_GROUP_PREFIX}{endpoint_name}"
+
+
 class TtsEndpoint(Construct):
-    """Execution role, log group, CfnModel, CfnEndpointConfig and CfnEndpoint.
+    """Execution role, log group retention, CfnModel, CfnEndpointConfig and CfnEndpoint.
 
     The model reads the weights as uncompressed S3 model data (S3Prefix, CompressionType
     None), which SageMaker copies to /opt/ml/model before starting the container.
+
+    The endpoint's log group has a name SageMaker fixes, and SageMaker creates it itself
+    whenever an instance logs, also while a destroyed endpoint shuts down. A CloudFormation
+    `AWS::Logs::LogGroup` with that name would then fail the next deploy with "already
+    exists", so the group is not a stack resource: `LogRetention` creates it when missing,
+    adopts it when present, and sets its retention.
     """
 
     def __init__(
@@ -59,13 +79,15 @@ class TtsEndpoint(Construct):
         super().__init__(scope, construct_id)
         self.endpoint_name = settings.endpoint_name
         self.variant_name = VARIANT_NAME
-        self.log_group = logs.LogGroup(
+        self.log_group_name = log_group_name(settings.endpoint_name)
+        self.log_retention = logs.LogRetention(
             self,
             "EndpointLogs",
-            log_group_name=f"/aws/sagemaker/Endpoints/{settings.endpoint_name}",
+            log_group_name=self.log_group_name,
             retention=logs.RetentionDays.ONE_MONTH,
             removal_policy=RemovalPolicy.DESTROY,
         )
+        self._acknowledge_log_retention()
         self.role = self._execution_role(image, bucket, weights_prefix)
         self.model = sagemaker.CfnModel(
             self,
@@ -86,6 +108,9 @@ class TtsEndpoint(Construct):
                 environment={
                     "KOKORO_MODEL_DIR": MODEL_DIR,
                     "KOKORO_VOICE": settings.voice,
+                    # The server exits at start-up when ONNX Runtime would run on the CPU
+                    # (a g5 answering /ping many times slower than it should); "auto" allows it.
+                    "KOKORO_PROVIDER": settings.provider,
                     "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
                 },
             ),
@@ -124,13 +149,15 @@ class TtsEndpoint(Construct):
                 "KmsKeyId; the instance store is hardware-encrypted by AWS."
             ),
         )
-        self.endpoint = sagemaker.CfnEndpoint(
-            self,
-            "Endpoint",
-            endpoint_name=settings.endpoint_name,
-            endpoint_config_name=self.endpoint_config.attr_endpoint_config_name,
-        )
-        self.endpoint.node.add_dependency(self.log_group)
+        self.endpoint: sagemaker.CfnEndpoint | None = None
+        if settings.create_endpoint:
+            self.endpoint = sagemaker.CfnEndpoint(
+                self,
+                "Endpoint",
+                endpoint_name=settings.endpoint_name,
+                endpoint_config_name=self.endpoint_config.attr_endpoint_config_name,
+            )
+            self.endpoint.node.add_dependency(self.log_retention)
         self.endpoint_arn = endpoint_arn(self, settings.endpoint_name)
         acknowledge(
             self.model,
@@ -140,6 +167,36 @@ class TtsEndpoint(Construct):
                 "SageMaker fills from S3, and by default runs with network isolation; a VPC "
                 "would add NAT/endpoint cost without protecting anything."
             ),
+        )
+
+    def _acknowledge_log_retention(self) -> None:
+        """The aws-cdk-lib LogRetention function is a stack-level singleton with its own role."""
+        stack = Stack.of(self)
+        singleton = stack.node.try_find_child(LOG_RETENTION_SINGLETON)
+        assert singleton is not None, "aws-cdk-lib renamed the LogRetention singleton"
+        group_streams = (
+            f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:"
+            f"{self.log_group_name}:*"
+        )
+        acknowledge(
+            singleton,
+            "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+            "AWSLambdaBasicExecutionRole]",
+            "The aws-cdk-lib LogRetention function uses the AWS managed "
+            "AWSLambdaBasicExecutionRole for its own logs; it runs no user code.",
+        )
+        acknowledge(
+            singleton,
+            iam5(nag_rendering(self, group_streams)),
+            "LogRetention may delete the endpoint's one log group only, on stack deletion "
+            "(the :* suffix is IAM's form of a log group ARN).",
+        )
+        acknowledge(
+            singleton,
+            iam5("*"),
+            "aws-cdk-lib generates its LogRetention policy with Put/DeleteRetentionPolicy on '*' "
+            "(one singleton function serves every log group of a stack); it sets the retention "
+            "of the endpoint's group only, and DeleteLogGroup is limited to that group.",
         )
 
     def _execution_role(
@@ -172,15 +229,40 @@ class TtsEndpoint(Construct):
         )
         # Repository-scoped pull of the image asset; GetAuthorizationToken has no resource.
         image.repository.grant_pull(role)
+        # The rest of what AWS lists for a CreateModel execution role ("How to use SageMaker AI
+        # execution roles", CreateModel API), each scoped: the endpoint's own log group and
+        # streams, and metrics only in the endpoint-instance namespace.
+        group_arn = stack.format_arn(
+            service="logs",
+            resource="log-group",
+            resource_name=self.log_group_name,
+            arn_format=ArnFormat.COLON_RESOURCE_NAME,
+        )
         role.add_to_policy(
             iam.PolicyStatement(
+                sid="EndpointLogs",
                 actions=[
+                    "logs:CreateLogGroup",
                     "logs:CreateLogStream",
                     "logs:PutLogEvents",
                     "logs:DescribeLogStreams",
                 ],
-                resources=[self.log_group.log_group_arn],
+                resources=[group_arn, f"{group_arn}:*"],
             )
+        )
+        role.add_to_policy(
+            iam.PolicyStatement(
+                sid="EndpointMetrics",
+                actions=["cloudwatch:PutMetricData"],
+                resources=["*"],
+                conditions={"StringEquals": {"cloudwatch:namespace": ENDPOINT_METRICS_NAMESPACE}},
+            )
+        )
+        acknowledge(
+            role,
+            iam5(f"{nag_rendering(self, group_arn)}:*"),
+            "Log streams of the endpoint's own log group, whose names SageMaker generates per "
+            "instance and variant.",
         )
         acknowledge(
             role,
@@ -191,8 +273,9 @@ class TtsEndpoint(Construct):
             role,
             iam5("*"),
             (
-                "ecr:GetAuthorizationToken has no resource-level permissions in IAM; image pulls "
-                "themselves are scoped to the image asset repository."
+                "ecr:GetAuthorizationToken and cloudwatch:PutMetricData have no resource-level "
+                "permissions in IAM; image pulls are scoped to the image asset repository and "
+                "metrics to the /aws/sagemaker/Endpoints namespace by condition."
             ),
         )
         return role

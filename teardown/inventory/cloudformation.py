@@ -50,16 +50,16 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
             found.extend(_finding(scope, s, explicit=True) for s in stacks)
         return found
 
-    found = []
+    listed: list[Finding] = []
     for page in cfn.get_paginator("describe_stacks").paginate():
         for stack in page["Stacks"]:
             if stack["StackStatus"] == "DELETE_COMPLETE":
                 continue
             tags = tag_dict(stack.get("Tags"))
             if is_app(tags, scope.app_name):
-                found.append(_finding(scope, stack, explicit=False))
+                listed.append(_finding(scope, stack, explicit=False))
             elif APP_TAG_KEY in tags:
                 continue  # another app's stack, even if its name looks like ours
             elif name_matches_app(stack["StackName"], scope.app_name):
-                found.append(_finding(scope, stack, explicit=False))
-    return found
+                listed.append(_finding(scope, stack, explicit=False))
+    return listed

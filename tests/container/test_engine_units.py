@@ -11,7 +11,7 @@ import pytest
 
 from kokoro_server.config import Settings
 from kokoro_server.engine import model_files
-from kokoro_server.engine.model import choose_providers
+from kokoro_server.engine.model import choose_providers, require_provider
 from kokoro_server.serving.serve import parse_args
 
 
@@ -58,6 +58,15 @@ def test_cpu_build_uses_cpu_and_refuses_forced_cuda():
     assert choose_providers(Settings(provider="auto")) == ["CPUExecutionProvider"]
     with pytest.raises(RuntimeError, match="cuda"):
         choose_providers(Settings(provider="cuda"))
+
+
+def test_required_cuda_refuses_a_session_that_fell_back_to_the_cpu():
+    # What ONNX Runtime does when the CUDA provider is registered but cannot start.
+    cuda = Settings(provider="cuda")
+    with pytest.raises(RuntimeError, match=r"KOKORO_PROVIDER=cuda.*KOKORO_PROVIDER=auto"):
+        require_provider(cuda, ["CPUExecutionProvider"])
+    require_provider(cuda, ["CUDAExecutionProvider", "CPUExecutionProvider"])
+    require_provider(Settings(provider="auto"), ["CPUExecutionProvider"])  # fallback allowed
 
 
 def test_serve_accepts_sagemakers_extra_argument():

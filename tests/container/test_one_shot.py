@@ -26,6 +26,18 @@ def test_default_is_wav_at_24k(server):
     assert 1.0 < seconds < 5.0
 
 
+def test_provider_in_use_is_reported_by_ping_and_the_one_shot_route(server):
+    # /ping keeps its contract (200 once ready) and names the provider; the one-shot answer
+    # carries it in the header SageMaker hands back to InvokeEndpoint callers.
+    ping = httpx.get(f"{server.http}/ping", timeout=5)
+    assert ping.status_code == 200
+    assert ping.json()["provider"] == "CPUExecutionProvider"  # no GPU on this machine
+    response = post(server, {"text": "Which provider?"})
+    assert response.headers["x-amzn-sagemaker-custom-attributes"] == (
+        "provider=CPUExecutionProvider"
+    )
+
+
 def test_pcm_at_16k_and_mp3(server):
     pcm = post(server, {"text": "Short one.", "format": "pcm", "sample_rate": 16000})
     assert pcm.status_code == 200 and pcm.headers["content-type"] == "audio/pcm"

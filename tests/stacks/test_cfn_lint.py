@@ -20,6 +20,15 @@ def test_template_has_no_cfn_lint_errors(synthesized: Synthesized, stack: str) -
     assert not errors, "\n".join(str(m) for m in errors)
 
 
+@pytest.mark.parametrize("stack", [TTS, AGENT])
+def test_deployed_template_has_no_cfn_lint_errors(deployed: Synthesized, stack: str) -> None:
+    assert deployed.region is not None
+    text = (deployed.outdir / f"{stack}.template.json").read_text()
+    matches = lint(text, config=ManualArgs(regions=[deployed.region]))
+    errors = [m for m in matches if m.rule.id.startswith("E")]
+    assert not errors, "\n".join(str(m) for m in errors)
+
+
 def test_cfn_lint_catches_a_broken_template(synthesized: Synthesized) -> None:
     # Proves the lint call above can fail: an invalid routing strategy is an error.
     text = (synthesized.outdir / f"{TTS}.template.json").read_text()

@@ -1,4 +1,7 @@
-"""`npx cdk synth` as users run it: no AWS credentials, no Docker engine."""
+"""The CDK CLI as `make synth`/`make deploy` run it: the account and region set the way the CLI
+sets them from credentials (here named, as `make synth ACCOUNT=... REGION=...` does, since
+there are none), no Docker engine. One CLI run; the other regions synthesize in process
+(tests/stacks/conftest.py)."""
 
 from __future__ import annotations
 
@@ -32,14 +35,26 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def test_npx_cdk_synth_without_credentials_or_docker(tmp_path: Path) -> None:
+def test_npx_cdk_synth_as_deploy_without_credentials_or_docker(tmp_path: Path) -> None:
     npx = shutil.which("npx")
     assert npx, "npx (Node.js) is required for the CDK CLI; run `make setup`"
     outdir = tmp_path / "cdk.out"
+    env = _clean_env(tmp_path)
+    # What the Makefile's CDK_ENV sets for `make synth ACCOUNT=123456789012 REGION=eu-central-1`.
+    env.update(
+        {
+            "KOKORO_SYNTH_AS_DEPLOY": "1",
+            "CDK_DEFAULT_ACCOUNT": "123456789012",
+            "CDK_DEFAULT_REGION": "eu-central-1",
+            "AWS_REGION": "eu-central-1",
+        }
+    )
+    makefile = (REPO / "Makefile").read_text()
+    assert "KOKORO_SYNTH_AS_DEPLOY=1" in makefile and "CDK_DEFAULT_ACCOUNT=$(ACCOUNT)" in makefile
     result = subprocess.run(
         [npx, "--no-install", "cdk", "synth", "--quiet", "--no-notices", "-o", str(outdir)],
         cwd=REPO,
-        env=_clean_env(tmp_path),
+        env=env,
         capture_output=True,
         text=True,
         timeout=240,
@@ -54,3 +69,19 @@ def test_npx_cdk_synth_without_credentials_or_docker(tmp_path: Path) -> None:
     for stack in stacks:
         template = json.loads((outdir / f"{stack}.template.json").read_text())
         assert template["Resources"]
+        assert manifest["artifacts"][stack]["environment"] == "aws://123456789012/eu-central-1"
+    agent = (outdir / "KokoroVoice-Agent.template.json").read_text()
+    assert "eu.anthropic.claude-haiku-4-5" in agent  # "auto" followed the region
+
+
+def test_synth_as_deploy_without_an_account_says_how_to_get_one(tmp_path: Path) -> None:
+    from stacks.app_builder import DeployEnvironmentError, build_app
+
+    saved = {k: os.environ.pop(k) for k in ("CDK_DEFAULT_ACCOUNT",) if k in os.environ}
+    os.environ["KOKORO_SYNTH_AS_DEPLOY"] = "1"
+    try:
+        with pytest.raises(DeployEnvironmentError, match=r"no account.*ACCOUNT=123456789012"):
+            build_app(outdir=str(tmp_path))
+    finally:
+        os.environ.pop("KOKORO_SYNTH_AS_DEPLOY")
+        os.environ.update(saved)

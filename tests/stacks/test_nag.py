@@ -11,7 +11,7 @@ from aws_cdk import aws_iam as iam
 
 from stacks.app_builder import build_app
 from stacks.nag import acknowledge
-from tests.support.cdk_synth import TTS, Synthesized
+from tests.support.cdk_synth import AGENT, TTS, Synthesized
 
 pytestmark = pytest.mark.synth
 
@@ -23,6 +23,15 @@ def test_app_synth_has_no_unacknowledged_findings(synthesized: Synthesized) -> N
     # (test_new_unacknowledged_finding_fails_synth proves the plugin is attached and runs).
     report = json.loads((synthesized.outdir / "validation-report.json").read_text())
     assert report["pluginReports"] == []
+
+
+def test_deploy_synth_has_no_unacknowledged_findings(deployed: Synthesized) -> None:
+    # Synthesized as `cdk deploy` does: concrete ARNs, which acknowledgements written for the
+    # environment-agnostic form alone would not match (the fixture's synth would raise).
+    report = json.loads((deployed.outdir / "validation-report.json").read_text())
+    assert report["pluginReports"] == []
+    template = json.dumps(deployed.templates[AGENT])
+    assert f"arn:aws:logs:{deployed.region}:123456789012:log-group:" in template
 
 
 def test_every_acknowledgement_has_a_specific_reason() -> None:

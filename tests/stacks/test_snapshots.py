@@ -44,3 +44,11 @@ def test_template_snapshot(synthesized: Synthesized, snapshot: Any, stack: str) 
     masked = mask(synthesized.templates[stack])
     assert "<asset-hash>" in json.dumps(masked)
     assert masked == snapshot(extension_class=JSONSnapshotExtension)
+
+
+@pytest.mark.parametrize("stack", [TTS, AGENT])
+def test_deployed_template_snapshot(deployed: Synthesized, snapshot: Any, stack: str) -> None:
+    """Per region, as `cdk deploy` synthesizes it (concrete account, region and partition)."""
+    masked = mask(deployed.templates[stack])
+    assert deployed.region is not None and deployed.region in json.dumps(masked)
+    assert masked == snapshot(extension_class=JSONSnapshotExtension)

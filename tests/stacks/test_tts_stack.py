@@ -51,6 +51,7 @@ def test_model_reads_uncompressed_weights_prefix(synthesized: Synthesized) -> No
     assert container["Environment"] == {
         "KOKORO_MODEL_DIR": "/opt/ml/model",
         "KOKORO_VOICE": "af_heart",
+        "KOKORO_PROVIDER": "cuda",
         "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
     }
     assert model["EnableNetworkIsolation"] is True
@@ -146,8 +147,10 @@ def test_alarms_on_errors_and_latency(synthesized: Synthesized) -> None:
 
 
 def test_endpoint_log_group_is_named_for_the_endpoint(synthesized: Synthesized) -> None:
+    # Created or adopted by LogRetention, not a stack resource (tests/stacks/test_deploy_checks.py).
     synthesized.assertions[TTS].has_resource_properties(
-        "AWS::Logs::LogGroup", {"LogGroupName": "/aws/sagemaker/Endpoints/kokoro-voice-tts"}
+        "Custom::LogRetention",
+        {"LogGroupName": "/aws/sagemaker/Endpoints/kokoro-voice-tts", "RetentionInDays": 30},
     )
 
 
@@ -166,6 +169,7 @@ def test_kokoro_image_is_amd64_and_agent_image_arm64(synthesized: Synthesized) -
 def test_outputs(synthesized: Synthesized) -> None:
     outputs = synthesized.templates[TTS]["Outputs"]
     assert {"EndpointName", "EndpointArn", "WeightsBucketName", "ImageUri"} <= set(outputs)
+    assert outputs["VoicePaused"]["Value"] == "false"
 
 
 def test_context_overrides_reach_the_template(tmp_path: Path) -> None:

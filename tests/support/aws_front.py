@@ -50,6 +50,9 @@ class CannedError:
     message: str
 
 
+CUSTOM_ATTRIBUTES = "X-Amzn-SageMaker-Custom-Attributes"
+
+
 def aws_error(status: int, code: str, message: str) -> Response:
     return Response(
         json.dumps({"message": message}),
@@ -134,10 +137,13 @@ class AwsFront:
         name = request.path_params["name"]
         if answer.status_code >= 400:
             return model_error(answer.status_code, answer.text, name, self.region)
+        headers = {"x-Amzn-Invoked-Production-Variant": "AllTraffic"}
+        # SageMaker forwards the container's custom attributes verbatim (InvokeEndpoint
+        # response `CustomAttributes`, header X-Amzn-SageMaker-Custom-Attributes).
+        if attributes := answer.headers.get(CUSTOM_ATTRIBUTES):
+            headers[CUSTOM_ATTRIBUTES] = attributes
         return Response(
-            answer.content,
-            media_type=answer.headers.get("content-type"),
-            headers={"x-Amzn-Invoked-Production-Variant": "AllTraffic"},
+            answer.content, media_type=answer.headers.get("content-type"), headers=headers
         )
 
     async def _agent(self, request: Request) -> Response:

@@ -10,6 +10,7 @@ from typing import Any
 from aws_cdk import App
 from aws_cdk.assertions import Template
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 TTS = "KokoroVoice-Tts"
 AGENT = "KokoroVoice-Agent"
 
@@ -19,6 +20,12 @@ RETAINED_BUCKET = "kokorovoice-tts-weightsbucket670f500a-1x2y3z4w5v6u"
 PLAIN_MODEL_ID = "anthropic.claude-haiku-4-5-20251001-v1:0"
 VARIANT_CONTEXT = {"weights_bucket": RETAINED_BUCKET, "bedrock_model_id": PLAIN_MODEL_ID}
 
+# Synth as `cdk deploy` runs the app: a 12-digit account, a concrete region (the CDK CLI sets
+# both from the credentials) and the context of cdk.json (which the CLI passes to the app).
+DEPLOY_ACCOUNT = "123456789012"
+DEPLOY_REGIONS = ("us-east-1", "us-west-2", "eu-central-1", "ap-northeast-1")
+CDK_JSON_CONTEXT: dict[str, Any] = json.loads((REPO_ROOT / "cdk.json").read_text())["context"]
+
 
 @dataclass
 class Synthesized:
@@ -26,6 +33,7 @@ class Synthesized:
     outdir: Path
     templates: dict[str, dict[str, Any]]
     assertions: dict[str, Template]
+    region: str | None = None  # None: environment-agnostic
 
     def resources(self, stack: str, cfn_type: str) -> dict[str, dict[str, Any]]:
         return {

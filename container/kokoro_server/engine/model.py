@@ -44,6 +44,21 @@ def choose_providers(settings: Settings) -> list[str | tuple[str, dict[str, str]
     return ["CPUExecutionProvider"]
 
 
+def require_provider(settings: Settings, in_use: list[str]) -> None:
+    """KOKORO_PROVIDER=cuda: refuse a session that ONNX Runtime put on the CPU.
+
+    When the CUDA provider is registered but cannot start (a CUDA or cuDNN library missing or
+    too new for the driver), ONNX Runtime logs an error and builds the session on the CPU
+    provider alone; the server would then answer /ping and serve many times slower. Only
+    KOKORO_PROVIDER=auto allows that fallback."""
+    if settings.provider == "cuda" and (not in_use or in_use[0] != "CUDAExecutionProvider"):
+        raise RuntimeError(
+            f"KOKORO_PROVIDER=cuda but ONNX Runtime built the session on {in_use}: the CUDA "
+            "provider did not start (see ONNX Runtime's error above: CUDA/cuDNN libraries vs "
+            "the driver); set KOKORO_PROVIDER=auto to allow the CPU fallback"
+        )
+
+
 @dataclass(frozen=True)
 class Speech:
     audio: np.ndarray  # float32 mono at 24 kHz
@@ -102,7 +117,8 @@ class KokoroEngine:
             model, sess_options=options, providers=choose_providers(settings)
         )
         del model
-        self.providers = self.session.get_providers()
+        self.providers: list[str] = list(self.session.get_providers())
+        require_provider(settings, self.providers)
         self._audio_output = self.session.get_outputs()[0].name
         inputs = {i.name for i in self.session.get_inputs()}
         # kokoro-onnx exports call the token input "tokens", onnx-community's "input_ids".
@@ -114,6 +130,7 @@ class KokoroEngine:
                     "model": str(files.model),
                     "source": files.source,
                     "providers": self.providers,
+                    "provider": self.provider,
                     "voices": len(self.voices),
                     "durations_output": self.durations_output,
                     "load_ms": round((time.perf_counter() - started) * 1000, 1),
@@ -122,6 +139,11 @@ class KokoroEngine:
         )
         if word_timestamps and self.durations_missing:
             self._no_word_timestamps(self.durations_missing)
+
+    @property
+    def provider(self) -> str:
+        """The execution provider that runs the model (the first of the session's)."""
+        return self.providers[0]
 
     @property
     def voice_names(self) -> list[str]:

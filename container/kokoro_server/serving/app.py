@@ -115,7 +115,15 @@ def create_app(
     async def ping(request: Request) -> Response:
         # Answers from state alone: never waits on the model.
         if service.ready:
-            return JSONResponse({"status": "healthy", "sessions": len(active_sessions)})
+            assert service.engine is not None
+            # The provider in use, so a CPU fallback is visible from outside (bench.gpu).
+            return JSONResponse(
+                {
+                    "status": "healthy",
+                    "sessions": len(active_sessions),
+                    "provider": service.engine.provider,
+                }
+            )
         body: dict[str, Any] = {"status": service.state}
         if service.failure:
             body["error"] = service.failure
@@ -190,6 +198,9 @@ def create_app(
             "X-Sample-Rate": str(rate),
             "X-Audio-Duration-S": f"{sum(p.duration_s for p in pcm_parts):.3f}",
             "X-Sentences": str(len(pieces)),
+            # SageMaker passes this header back to InvokeEndpoint callers as CustomAttributes
+            # (`make smoke` prints the provider from it).
+            "X-Amzn-SageMaker-Custom-Attributes": f"provider={engine.provider}",
         }
         return Response(data, media_type=audio.CONTENT_TYPES[fmt], headers=headers)
 
