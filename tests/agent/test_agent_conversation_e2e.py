@@ -255,10 +255,11 @@ async def test_ws_interrupt_mid_answer_stops_it_and_keeps_what_was_heard(stack: 
 
 async def test_concurrent_conversations_never_mix(stack: Stack) -> None:
     a, b = session(), session()
-    await asyncio.gather(
+    first = await asyncio.gather(
         invoke_http(stack.url, {"prompt": ORDER, "session_id": a}),
         invoke_http(stack.url, {"prompt": WEATHER, "session_id": b}),
     )
+    assert all(r.ok for r in first), [r.errors for r in first]
     second_a = {"prompt": SOONER, "session_id": a, "interrupted": {"played_ms": 0}}
     second_b = {"prompt": SOONER, "session_id": b}
     results = await asyncio.gather(
