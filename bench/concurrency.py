@@ -68,6 +68,12 @@ CONFIGS: dict[str, dict[str, str]] = {
     "deadline": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
     "deadline+admission": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
     "fifo+admission": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "1"},
+    # The load check plus at most one admitted session still waiting for its first audio.
+    "deadline+admission+starts": {
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "1",
+        "KOKORO_MAX_STARTING": "1",
+    },
 }
 AS_DEPLOYED = "as deployed"  # a server this script did not start: its own settings
 MODEL, TONE = "real model", "tone double"

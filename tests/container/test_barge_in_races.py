@@ -244,6 +244,26 @@ def test_a_burst_cannot_overcommit(make_tone_server):
     assert 1 <= admitted <= max(1, int(streams))  # never more than capacity allows
 
 
+def test_a_burst_is_admitted_one_start_at_a_time_when_asked(make_tone_server):
+    """KOKORO_MAX_STARTING=1: while one admitted session waits for its first audio, the next
+    caller gets `busy` at once; once that audio went out, the next one is admitted."""
+    srv = make_tone_server(delay_s=0.3, max_load=1.0, max_starting=1)
+    asyncio.run(_one_answer(srv.ws, "A sentence to measure the capacity with."))
+
+    async def run() -> tuple[str, str, str]:
+        async with connect(srv.ws, max_queue=None) as first:
+            await send(first, {"text": "The first caller speaks."})
+            async with connect(srv.ws, max_queue=None) as second:
+                refused = json.loads(await asyncio.wait_for(second.recv(), 5))["code"]
+            await read_until(first, is_type("synthesis_complete"), timeout=10)
+            async with connect(srv.ws, max_queue=None) as third:
+                await send(third, {"text": "Third."})
+                frames = await read_until(third, is_type("flushed"), timeout=10)
+        return refused, parse(frames).sentences[0].text, str(parse(frames).errors)
+
+    assert asyncio.run(run()) == ("busy", "Third.", "[]")
+
+
 async def _one_answer(url: str, text: str) -> list[Frame]:
     async with connect(url, max_queue=None) as ws:
         await send(ws, {"text": text})

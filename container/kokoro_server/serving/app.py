@@ -84,6 +84,12 @@ def _refusal(settings: Settings, service: SynthesisService, sessions: set[Sessio
             f"server over capacity: {demanding} sessions speaking or about to, synthesis "
             f"sustains about {streams:.1f} real-time streams; retry later"
         )
+    starting = sum(1 for session in sessions if session.starting)
+    if settings.max_starting and streams is not None and starting >= settings.max_starting:
+        return (
+            f"server busy: {starting} sessions still waiting for their first audio "
+            f"(limit {settings.max_starting}); retry later"
+        )
     return ""
 
 

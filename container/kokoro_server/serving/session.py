@@ -167,6 +167,11 @@ class Session:
         return not self.gone and (self.pending > 0 or self.segmenter.buffered_chars > 0)
 
     @property
+    def starting(self) -> bool:
+        """Admitted, about to speak or speaking, and no sentence of it sent yet."""
+        return self.next_index == 0 and self.demanding
+
+    @property
     def demanding(self) -> bool:
         """Whether admission control counts this session: speaking, or admitted and about to
         speak (held); a cancelled, finished or departed one stops counting at once."""
