@@ -129,15 +129,49 @@ def _type(kind: str) -> Any:
     return lambda f: isinstance(f, dict) and f.get("type") == kind
 
 
+RETRIES = {"busy_waited": 0}  # bare-route callers that had to wait out a `busy`
+
+
+async def admitted(url: str) -> Any:
+    """A bare-route session, waiting out `busy` like the agent does (0.1 s back-off doubling
+    to 1 s, 2 s in all): a caller that connects the moment another hangs up may be refused
+    before the server has seen the hang-up."""
+    waited, delay = 0.0, 0.1
+    while True:
+        ws = await connect(url, max_queue=None)
+        try:
+            raw = await asyncio.wait_for(ws.recv(), 0.05)
+        except TimeoutError:
+            return ws  # admitted: a refusal comes at once
+        except Exception:  # closed with 1013 right after the refusal
+            raw = '{"code": "busy"}'
+        await ws.close()
+        if "busy" not in str(raw) or waited + delay > 2.0:
+            raise RuntimeError(f"refused: {raw}")
+        RETRIES["busy_waited"] += 1
+        await asyncio.sleep(delay)
+        waited, delay = waited + delay, min(2 * delay, 1.0)
+
+
+async def quiet(tts_base: str) -> None:
+    """Until the server holds no session: the idle reference is taken on an idle server."""
+    async with httpx.AsyncClient(timeout=10) as client:
+        for _ in range(600):
+            if not (await client.get(tts_base + "/ping")).json().get("sessions"):
+                return
+            await asyncio.sleep(0.05)
+    raise RuntimeError("the server kept a session for 30 s")
+
+
 async def bare_idle(url: str) -> float:
-    async with connect(url, max_queue=None) as ws:
+    async with await admitted(url) as ws:
         sent = time.perf_counter()
         await ws.send(json.dumps({"text": REPLY}))
         return (await _frames_until(ws, _audio)) - sent
 
 
 async def bare_trial(url: str) -> dict[str, float]:
-    async with connect(url, max_queue=None) as ws:
+    async with await admitted(url) as ws:
         await ws.send(json.dumps({"text": LONG_CLAUSE}))
         await asyncio.sleep(random.uniform(0.3, 0.8))
         cut = time.perf_counter()
@@ -235,8 +269,11 @@ async def measure(tts_base: str, agent_base: str, runs: int) -> list[str]:
     trials = {"bare": [], "ws": [], "sse": []}  # type: dict[str, list[dict[str, float]]]
     refused = 0
     for n in range(runs):  # interleaved: idle and interrupted trials see the same machine
+        await quiet(tts_base)
         idle["bare"].append(1000 * await bare_idle(bare_url))
+        await quiet(tts_base)
         idle["ws"].append(1000 * await ws_idle(agent_ws))
+        await quiet(tts_base)
         idle["sse"].append(1000 * await sse_idle(agent_base))
         for route, trial in (
             ("bare", bare_trial(bare_url)),
@@ -245,7 +282,7 @@ async def measure(tts_base: str, agent_base: str, runs: int) -> list[str]:
         ):
             try:
                 trials[route].append(await trial)
-            except RuntimeError as exc:
+            except (RuntimeError, OSError) as exc:
                 refused += "busy" in str(exc)
                 print(f"{route} trial {n} failed: {exc}")
     rows = [
@@ -264,6 +301,7 @@ async def measure(tts_base: str, agent_base: str, runs: int) -> list[str]:
             first = "hang-up" if route == "sse" else "interrupt"
             rows.append(_row(route, f"{first} -> next first audio", nexts, idle_p95))
     rows.append(f"\nrefused callers (busy) after interrupts and hang-ups: {refused}")
+    rows.append(f"bare-route callers that waited out a brief busy: {RETRIES['busy_waited']}")
     return rows
 
 

@@ -250,6 +250,7 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
                 Settings(host="127.0.0.1", max_sessions=256),
                 scheduler=CONFIGS[config]["KOKORO_SCHEDULER"],
                 max_load=float(CONFIGS[config]["KOKORO_MAX_LOAD"]),
+                max_starting=int(CONFIGS[config].get("KOKORO_MAX_STARTING", "0")),
             )
             service = ToneSynthesisService(settings, delay_s=delay_s)
             service.load()
