@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -222,8 +223,19 @@ def ms(seconds: float | None) -> str:
 def publish(
     results_dir: Path, name: str, result: dict[str, Any], plot: Callable[[Path], None]
 ) -> None:
-    """The end of every benchmark: table on stdout, JSON result, PNG plot."""
+    """The end of every benchmark: table on stdout, JSON result, PNG plot.
+
+    Every result records the load average and the usable cores at start (machine_info) and
+    at the end, and says when the machine was busy (1-minute load above half its cores at
+    either end): numbers taken on a shared, loaded machine are not a quiet machine's."""
+    machine = result.get("machine") or {}
+    cores = machine.get("usable_cores") or len(os.sched_getaffinity(0))
+    start = machine.get("load_average_1m_at_start")
+    end = result.setdefault("load_average_1m_at_end", os.getloadavg()[0])
+    result["busy_machine"] = any(v is not None and v > 0.5 * cores for v in (start, end))
     print_tables(name, result)
+    mark = "  ** taken on a BUSY machine **" if result["busy_machine"] else ""
+    print(f"\nload average (1 min) at start {start}, at end {end:.2f}, on {cores} cores{mark}")
     path = write_result(results_dir, name, result)
     plot(path.with_suffix(".png"))
     print(f"\nwrote {path} and {path.with_suffix('.png')}")

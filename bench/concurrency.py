@@ -10,9 +10,10 @@ per caller, callers refused with `busy`, and aggregate audio seconds per wall se
   once) and `simultaneous` (all at the same moment).
 - Configurations, each its own server started here, measured side by side in one run (runs
   interleaved level by level): `fifo` and `deadline` scheduling with admission by session
-  count only, and `deadline+admission` (deadline scheduling plus the load check,
-  KOKORO_MAX_LOAD=1), with staggered starts only (simultaneous callers all connect before
-  anyone speaks).
+  count only, and `deadline+admission` / `fifo+admission` (each policy plus the load check,
+  KOKORO_MAX_LOAD=1), with both start patterns: admission counts sessions admitted but not
+  yet speaking too, so callers that connect at the same moment are admitted only as far as
+  capacity goes.
 - The same sweep with the tone test double (devkit/tone.py: sine audio, a fixed
   sleep per sentence instead of the model) at 16-32 callers, where the CPU is not the limit,
   to show the policy itself.
@@ -69,8 +70,14 @@ CONFIGS: dict[str, dict[str, str]] = {
     "fifo": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "0"},
     "deadline": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
     "deadline+admission": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
+    "fifo+admission": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "1"},
+    # The load check plus at most one admitted session still waiting for its first audio.
+    "deadline+admission+starts": {
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "1",
+        "KOKORO_MAX_STARTING": "1",
+    },
 }
-ADMISSION = "deadline+admission"
 AS_DEPLOYED = "as deployed"  # a server this script did not start: its own settings
 MODEL, TONE = "real model", "tone double"
 ENGINES = ("model", "tone")
@@ -127,8 +134,8 @@ async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any
         if exc.rcvd is not None and exc.rcvd.code == 1013:
             return caller_record(None, offset_s)
         raise BenchError(f"a session failed: {exc}") from exc
-    except TransportStreamError as exc:  # SageMaker: the error event ends the stream
-        if str(exc).startswith("busy"):
+    except TransportStreamError as exc:  # the error event (or close 1013) ends the stream
+        if str(exc).startswith("busy") or "1013" in str(exc):
             return caller_record(None, offset_s)
         raise BenchError(f"a session failed: {exc}") from exc
     if any(e.get("code") == "busy" for e in result.errors):
@@ -187,8 +194,6 @@ def build_modes(
     for n in levels:
         for start in starts:
             for server in servers:
-                if server.config == ADMISSION and start == "simultaneous":
-                    continue
                 modes[mode_name(engine, start, n, server.config)] = level_run(
                     server, engine, paragraph, n, start, answer_s
                 )
@@ -248,6 +253,7 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
                 Settings(host="127.0.0.1", max_sessions=256),
                 scheduler=CONFIGS[config]["KOKORO_SCHEDULER"],
                 max_load=float(CONFIGS[config]["KOKORO_MAX_LOAD"]),
+                max_starting=int(CONFIGS[config].get("KOKORO_MAX_STARTING", "0")),
             )
             service = ToneSynthesisService(settings, delay_s=delay_s)
             service.load()

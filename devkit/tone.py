@@ -18,6 +18,7 @@ import numpy as np
 from kokoro_server.audio import encoding as audio
 from kokoro_server.config import Settings
 from kokoro_server.engine.model import Speech
+from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, UnknownVoiceError
 from kokoro_server.serving.synthesis import SynthesisService
 
@@ -43,16 +44,24 @@ class ToneEngine:
         if voice not in TONE_VOICES:
             raise UnknownVoiceError(voice, self.voice_names)
 
-    def synthesize(self, text: str, voice: str, speed: float = 1.0) -> np.ndarray:
+    def synthesize(
+        self, text: str, voice: str, speed: float = 1.0, stop: StopSignal | None = None
+    ) -> np.ndarray:
         self.check_voice(voice)
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
         if self.delay_s:
-            time.sleep(self.delay_s)
+            # The "inference" stops when told, as the model's RunOptions make the real one.
+            if stop is None:
+                time.sleep(self.delay_s)
+            elif stop.wait(self.delay_s):
+                raise Stopped("tone synthesis stopped")
         return tone(text, voice, speed)
 
-    def synthesize_timed(self, text: str, voice: str, speed: float = 1.0) -> Speech:
-        return Speech(self.synthesize(text, voice, speed), None)
+    def synthesize_timed(
+        self, text: str, voice: str, speed: float = 1.0, stop: StopSignal | None = None
+    ) -> Speech:
+        return Speech(self.synthesize(text, voice, speed, stop), None)
 
 
 def tone(text: str, voice: str, speed: float = 1.0) -> np.ndarray:

@@ -50,11 +50,13 @@ def create_app(
         tts_idle_timeout_s=settings.tts_idle_timeout_s,
         llm_idle_timeout_s=settings.llm_idle_timeout_s,
         connect_timeout_s=settings.tts_connect_timeout_s,
+        busy_wait_s=settings.tts_busy_wait_s,
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Any) -> AsyncIterator[None]:
         yield
+        await pipeline.drain()
         await pipeline.tts.aclose()
 
     app = BedrockAgentCoreApp(lifespan=lifespan)

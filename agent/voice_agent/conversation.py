@@ -47,8 +47,10 @@ class Conversation:
     max_turns: int
     turns: deque[Turn] = field(init=False)
     count: int = 0  # turns recorded, including those the window has dropped
-    # The last answer's timeline, so a later `interrupted` can cut it again (SSE).
+    # The last answer's timeline, so a later `interrupted` can cut it again (SSE), and where
+    # it was cut so far (None: not cut): a later cut can only cut further.
     last_timeline: AnswerTimeline | None = None
+    last_cut_ms: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one answer at a time
     users: int = 0  # answers running or waiting for the lock: never evicted meanwhile
 
@@ -65,12 +67,16 @@ class Conversation:
         self.turns.append(turn)
         self.count += 1
         self.last_timeline = timeline
+        self.last_cut_ms = played_ms
         return turn
 
     def cut_last(self, played_ms: float) -> Turn | None:
         """The caller says it heard only `played_ms` of the last answer: cut that turn."""
         if not self.turns or self.last_timeline is None:
             return None
+        if self.last_cut_ms is not None:  # a word once cut never comes back
+            played_ms = min(played_ms, self.last_cut_ms)
+        self.last_cut_ms = played_ms
         heard = self.last_timeline.heard(played_ms)
         previous = self.turns[-1]
         turn = Turn(previous.prompt, heard.text, interrupted=not heard.everything)

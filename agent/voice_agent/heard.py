@@ -6,7 +6,10 @@ answer's first audio sample) and, with word timestamps, every word's. `heard(pla
 the answer cut to the words whose audio ended at or before `played_ms`.
 
 Only delivered events count: a sentence the agent had from the TTS but never sent on cannot
-have been heard, whatever `played_ms` a caller claims.
+have been heard, whatever `played_ms` a caller claims, and neither can a word whose audio had
+not reached the caller: the cut is at min(played_ms, audio delivered). Delivered audio is
+counted exactly for the formats whose bytes say their length (pcm, wav, ulaw, alaw); for mp3
+and opus a sentence counts as delivered once the next one (or `done`) went out.
 """
 
 from __future__ import annotations
@@ -23,12 +26,28 @@ class TimedWord:
     end_ms: float  # on the answer's clock
 
 
+# Audio bytes per sample, for the formats whose byte count gives their duration.
+_BYTES_PER_SAMPLE = {"pcm": 2, "wav": 2, "ulaw": 1, "alaw": 1}
+_WAV_HEADER = 44  # each sentence's WAV file starts with one
+
+
 @dataclass
 class DeliveredSentence:
     index: int
     text: str
     offset_ms: float  # where its audio starts on the answer's clock
     words: tuple[TimedWord, ...] | None = None  # None: the TTS gave no word timestamps
+    audio_bytes: int = 0  # of its audio, what went out to the caller
+    format: str = ""
+    sample_rate: int = 0
+
+    def delivered_ms(self) -> float:
+        """How much of its audio the caller was sent (0 where the bytes cannot say)."""
+        width = _BYTES_PER_SAMPLE.get(self.format)
+        if width is None or self.sample_rate <= 0:
+            return 0.0
+        data = self.audio_bytes - (_WAV_HEADER if self.format == "wav" else 0)
+        return 1000.0 * max(0, data) / (width * self.sample_rate)
 
 
 @dataclass(frozen=True)
@@ -46,6 +65,10 @@ class AnswerTimeline:
     def observe(self, event: AgentEvent) -> None:
         """Record one event that reached the caller."""
         if isinstance(event, AudioEvent):
+            sentence = self._sentence(event.index)
+            if sentence is not None:
+                sentence.audio_bytes += len(event.data)
+                sentence.format, sentence.sample_rate = event.format, event.sample_rate
             return
         kind = event.get("type")
         if kind == EventType.SENTENCE:
@@ -72,9 +95,20 @@ class AnswerTimeline:
                 return sentence
         return None
 
+    def delivered_ms(self) -> float:
+        """How far along the answer's clock audio reached the caller."""
+        if self.complete and self.audio_ms is not None:
+            return self.audio_ms
+        if not self.sentences:
+            return 0.0
+        last = self.sentences[-1]  # every sentence before it was sent whole
+        return last.offset_ms + last.delivered_ms()
+
     def heard(self, played_ms: float | None = None) -> Heard:
-        """The answer as far as `played_ms`; None: every delivered sentence (the agent cannot
-        know how much of it was played)."""
+        """The answer as far as `played_ms`, and never past the audio delivered; None: every
+        delivered sentence (the agent cannot know how much of it was played)."""
+        if played_ms is not None:
+            played_ms = min(played_ms, self.delivered_ms())
         parts: list[str] = []
         everything = self.complete
         for position, sentence in enumerate(self.sentences):

@@ -8,8 +8,11 @@ Two tasks feed one queue, so the caller sees text and audio in true arrival orde
   before it, played back to back).
 The text source sees the conversation so far (`History`); remembering the answer is the
 caller's part (turns.py).
-If the caller goes away (the generator is closed or cancelled) both tasks are cancelled, the
-TTS session gets `cancel` and is closed, and nothing is left running.
+If the caller goes away or interrupts (the generator is closed or cancelled) both tasks are
+cancelled and the TTS session gets `cancel` at once: the server reads it even after `close`
+and stops the sentence in its model. Only then does the generator end (so `interrupted` can
+go out); the connection is closed in the background (`drain` waits for those closes).
+A transient `busy` from the TTS is waited out briefly (admission.py).
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .admission import AdmittedSession, refused
 from .conversation import NO_HISTORY, History
 from .events import (
     AgentEvent,
@@ -117,6 +121,7 @@ class VoicePipeline:
         tts_idle_timeout_s: float = 30.0,
         llm_idle_timeout_s: float = 120.0,
         connect_timeout_s: float = 15.0,
+        busy_wait_s: float = 2.0,
     ) -> None:
         self.text_source = text_source
         self.tts = tts
@@ -124,6 +129,13 @@ class VoicePipeline:
         self.tts_idle_timeout_s = tts_idle_timeout_s
         self.llm_idle_timeout_s = llm_idle_timeout_s
         self.connect_timeout_s = connect_timeout_s
+        self.busy_wait_s = busy_wait_s  # at most this long waiting out a TTS `busy`
+        self._closing: set[asyncio.Task[None]] = set()  # TTS connections closing after a run
+
+    async def drain(self) -> None:
+        """Wait until every finished run's TTS connection is closed (shutdown, tests)."""
+        while self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
 
     async def run(
         self, inv: Invocation, history: History = NO_HISTORY
@@ -137,16 +149,21 @@ class VoicePipeline:
             format=inv.format,
             history_turns=len(history.turns),
         )
-        try:
-            session = await asyncio.wait_for(
-                # Word timestamps always: the conversation remembers what was heard by them.
+
+        def open_session() -> Awaitable[TtsSession]:
+            # Word timestamps always: the conversation remembers what was heard by them.
+            return asyncio.wait_for(
                 self.tts.open_session(
                     inv.voice, inv.format, rate, word_timestamps=True, speed=inv.speed
                 ),
                 self.connect_timeout_s,
             )
+
+        try:
+            session = await AdmittedSession.open(open_session, self.busy_wait_s)
         except Exception as exc:
-            yield error_event("tts_unavailable", f"cannot open a TTS session: {exc!r}")
+            code = "tts_busy" if refused(exc) else "tts_unavailable"  # busy past the budget
+            yield error_event(code, f"cannot open a TTS session: {exc!r}")
             return
         queue: asyncio.Queue[Any] = asyncio.Queue()
         close_sent = asyncio.Event()
@@ -171,9 +188,12 @@ class VoicePipeline:
         finally:
             # Shielded: under anyio (Starlette) a cancelled scope would cancel every await
             # here; the clean-up task runs to the end either way.
-            cleanup = asyncio.ensure_future(_cleanup(session, tasks, send_cancel=not completed))
+            stop = asyncio.ensure_future(_stop(session, tasks, send_cancel=not completed))
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.shield(cleanup)
+                await asyncio.shield(stop)
+            closing = asyncio.ensure_future(_close(stop, session))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     async def _pump_text(
         self,
@@ -346,13 +366,21 @@ async def _send_text(session: TtsSession, text: str) -> None:
         raise _SendError(repr(exc)) from exc
 
 
-async def _cleanup(session: TtsSession, tasks: list[asyncio.Task[None]], send_cancel: bool) -> None:
+async def _stop(session: TtsSession, tasks: list[asyncio.Task[None]], send_cancel: bool) -> None:
+    """Tell the LLM and the TTS to stop: what must happen before the run may end."""
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     if send_cancel:
-        # Barge-in semantics: the server drops queued text and stops the sentence in progress.
+        # Barge-in semantics: the server drops queued text and stops the sentence in progress
+        # (also after `close`: it reads control frames until session_end).
         with contextlib.suppress(Exception):
             await asyncio.wait_for(session.cancel(), 2.0)
+
+
+async def _close(stop: asyncio.Future[None], session: TtsSession) -> None:
+    """Close the TTS connection once stopped; nobody waits for this but `drain`."""
+    with contextlib.suppress(BaseException):
+        await stop
     with contextlib.suppress(Exception):
         await asyncio.wait_for(session.aclose(), 5.0)

@@ -69,6 +69,7 @@ class AgentSettings:
     replay_first_token_s: float = 0.0
     # Timeouts of one invocation (VoicePipeline).
     tts_connect_timeout_s: float = 15.0
+    tts_busy_wait_s: float = 2.0  # waiting out the TTS's `busy` (admission.py); 0: never
     tts_idle_timeout_s: float = 30.0  # silence from the TTS after `close` was sent
     llm_idle_timeout_s: float = 120.0  # silence from the TTS while the text source still talks
     # Conversations kept in memory (docs/agent.md has the memory this takes at most).
@@ -104,6 +105,7 @@ class AgentSettings:
             replay_tokens_per_s=_number(env, "AGENT_REPLAY_TOKENS_PER_S", 40.0, float),
             replay_first_token_s=_number(env, "AGENT_REPLAY_FIRST_TOKEN_S", 0.0, float),
             tts_connect_timeout_s=_number(env, "AGENT_TTS_CONNECT_TIMEOUT_S", 15.0, float),
+            tts_busy_wait_s=_number(env, "AGENT_TTS_BUSY_WAIT_S", 2.0, float),
             tts_idle_timeout_s=_number(env, "AGENT_TTS_IDLE_TIMEOUT_S", 30.0, float),
             llm_idle_timeout_s=_number(env, "AGENT_LLM_IDLE_TIMEOUT_S", 120.0, float),
             max_turns=_at_least_one(env, "AGENT_MAX_TURNS", cls.max_turns),

@@ -72,6 +72,13 @@ class Settings:
     # Admission control by load: `busy` while speaking sessions + 1 would exceed this times
     # the measured real-time capacity (capacity.py); 0: by session count only.
     max_load: float = 1.0
+    # How long an admitted session that has sent no text yet counts as speaking (so a burst
+    # of new sessions cannot all pass the load check before any of them speaks).
+    admission_hold_s: float = 10.0
+    # At most this many admitted sessions still waiting for their first audio (0: no limit).
+    # With one worker, 1 keeps a burst's admitted callers within 1.5x of a solo first audio:
+    # the k-th caller of a burst otherwise waits for k-1 first sentences.
+    max_starting: int = 0
     idle_timeout_s: float = 300.0
     audio_frame_bytes: int = 16 * 1024  # binary frame size for audio
     max_segment_chars: int = 250  # segmenter split length, well under 510 phonemes
@@ -104,6 +111,8 @@ class Settings:
             max_queued_sentences=_env_int("KOKORO_MAX_QUEUED_SENTENCES", cls.max_queued_sentences),
             max_sessions=_env_int("KOKORO_MAX_SESSIONS", cls.max_sessions),
             max_load=_env_float("KOKORO_MAX_LOAD", cls.max_load),
+            admission_hold_s=_env_float("KOKORO_ADMISSION_HOLD_S", cls.admission_hold_s),
+            max_starting=_env_int("KOKORO_MAX_STARTING", cls.max_starting),
             idle_timeout_s=_env_float("KOKORO_IDLE_TIMEOUT_S", cls.idle_timeout_s),
             audio_frame_bytes=_env_int("KOKORO_AUDIO_FRAME_BYTES", cls.audio_frame_bytes),
             max_segment_chars=_env_int("KOKORO_MAX_SEGMENT_CHARS", cls.max_segment_chars),

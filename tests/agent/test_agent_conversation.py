@@ -35,7 +35,15 @@ def test_record_keeps_what_was_heard_and_a_later_cut_shortens_it() -> None:
     # The caller says (next request) it heard only 1.5 s of that answer.
     assert c.cut_last(1500) == Turn("Where is it?", "It shipped.", interrupted=True)
     assert c.history() == History((Turn("Where is it?", "It shipped.", True),), 1)
-    # A cut that reaches the end leaves a complete answer whole.
+    # A later cut only cuts further: one that reaches the end brings no word back.
+    assert c.cut_last(5000) == Turn("Where is it?", "It shipped.", interrupted=True)
+    assert c.cut_last(0) == Turn("Where is it?", "", interrupted=True)
+    assert c.cut_last(1500) == Turn("Where is it?", "", interrupted=True)
+
+
+def test_a_first_cut_that_reaches_the_end_keeps_a_complete_answer_whole() -> None:
+    c = Conversation(("rt", "a"), max_turns=5)
+    c.record("Where is it?", spoken("It shipped.", "It arrives Monday."), None)
     assert c.cut_last(5000) == Turn("Where is it?", "It shipped. It arrives Monday.", False)
 
 

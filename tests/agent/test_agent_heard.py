@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from voice_agent.events import done_event, sentence_event, words_event
+from voice_agent.events import AudioEvent, done_event, sentence_event, words_event
 from voice_agent.heard import AnswerTimeline, cut_after_words
 
 
 def word(text: str, start_ms: int, end_ms: int) -> dict[str, object]:
     return {"text": text, "start_ms": start_ms, "end_ms": end_ms}
+
+
+def pcm(index: int, ms: float, fmt: str = "pcm") -> AudioEvent:
+    """`ms` of sentence `index`'s audio as it goes out to the caller (24 kHz 16-bit)."""
+    return AudioEvent(index, fmt, 24000, bytes(2 * int(24 * ms)))
 
 
 # Two sentences played back to back: the second starts where the first's audio ends (1200).
@@ -21,12 +26,14 @@ EVENTS = [
     words_event(
         0, 0.0, [word("Hello", 100, 300), word("there,", 350, 600), word("friend.", 700, 1000)]
     ),
+    pcm(0, 1200),
     sentence_event(1, SECOND, 1200.0),
     words_event(1, 1200.0, [word("How", 100, 300), word("are", 300, 450), word("you?", 500, 900)]),
+    pcm(1, 1100),
 ]
 
 
-def timeline(events: list[dict[str, object]], complete: bool = True) -> AnswerTimeline:
+def timeline(events: list[object], complete: bool = True) -> AnswerTimeline:
     t = AnswerTimeline()
     for event in events:
         t.observe(event)
@@ -88,8 +95,24 @@ def test_without_word_timestamps_a_sentence_counts_once_its_audio_ended() -> Non
 
 
 def test_words_of_a_sentence_never_delivered_are_ignored() -> None:
-    t = timeline([EVENTS[0], EVENTS[1], EVENTS[3]], complete=False)  # sentence 1 never went out
+    t = timeline([*EVENTS[:3], EVENTS[4]], complete=False)  # sentence 1 never went out
     assert t.heard(60_000).text == FIRST
+
+
+def test_words_whose_audio_was_not_delivered_were_not_heard() -> None:
+    """played_ms beyond the audio sent: the cut is at the audio delivered (issue 24)."""
+    partly = timeline([*EVENTS[:5], pcm(1, 450)], complete=False)  # up to the end of "are"
+    assert partly.heard(60_000).text == f"{FIRST} How are"
+    assert partly.heard(1200 + 300).text == f"{FIRST} How"  # played_ms still cuts first
+    nothing = timeline(EVENTS[:2], complete=False)  # a sentence whose audio never went out
+    assert nothing.heard(60_000).text == ""
+
+
+def test_compressed_audio_counts_a_sentence_once_the_next_one_went_out() -> None:
+    """mp3/opus bytes do not say their duration: only whole sentences count as delivered."""
+    mp3 = [*EVENTS[:2], pcm(0, 1200, "mp3"), *EVENTS[3:5], pcm(1, 1100, "mp3")]
+    assert timeline(mp3, complete=False).heard(60_000).text == FIRST
+    assert timeline(mp3).heard(60_000).text == f"{FIRST} {SECOND}"
 
 
 def test_cut_after_words_finds_each_word_in_order() -> None:

@@ -117,6 +117,12 @@ async def test_unreachable_tts_is_a_clear_error() -> None:
     assert events[0]["code"] == "tts_unavailable"
 
 
+def agents(task: asyncio.Task[object]) -> bool:
+    """A task running the agent's code (not the fake TTS server's own connection tasks)."""
+    code = getattr(task.get_coro(), "cr_code", None)
+    return code is not None and "voice_agent" in code.co_filename
+
+
 async def test_closing_the_stream_cancels_tts_and_leaves_no_tasks() -> None:
     async with FakeTtsServer(synth_delay_s=0.05) as tts:
         before = asyncio.all_tasks()
@@ -126,8 +132,10 @@ async def test_closing_the_stream_cancels_tts_and_leaves_no_tasks() -> None:
             if isinstance(event, AudioEvent):
                 break
         await stream.aclose()  # the caller went away mid-answer
-        # Nothing is left at once: the LLM would otherwise go on for seconds.
-        leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        # Nothing is left but the connection's close (in the background, so the caller's
+        # `interrupted` never waits for it): the LLM would otherwise go on for seconds.
+        await asyncio.wait_for(pipeline.drain(), 5)
+        leaked = {t for t in asyncio.all_tasks() - before if not t.done() and agents(t)}
         await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
         leaked.discard(asyncio.current_task())
         assert not leaked, leaked
@@ -150,7 +158,8 @@ async def test_cancelling_the_consumer_task_cleans_up_too() -> None:
         await asyncio.wait_for(first_text.wait(), 5)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
-        leaked = {t for t in asyncio.all_tasks() - before if not t.done()}
+        await asyncio.wait_for(pipeline.drain(), 5)  # the background close of the connection
+        leaked = {t for t in asyncio.all_tasks() - before if not t.done() and agents(t)}
         await asyncio.wait_for(tts.sessions[0].closed.wait(), 5)
         leaked.discard(asyncio.current_task())
         assert not leaked, leaked

@@ -214,6 +214,7 @@ async def test_pipeline_over_sagemaker_transport_reuses_one_client() -> None:
     start = {"type": "start", "format": "pcm", "sample_rate": 24000, "word_timestamps": True}
     assert sent[0] == start
     assert sent[-1] == {"type": "close"}
+    await pipeline.drain()  # connections are closed in the background after each run
     assert all(p.closed for p in client.publishers)
 
 

@@ -32,11 +32,11 @@ class GatedTone(ToneEngine):
         self.gate = threading.Semaphore(0)
         self.started: list[str] = []
 
-    def synthesize(self, text: str, voice: str, speed: float = 1.0):  # type: ignore[override]
+    def synthesize(self, text: str, voice: str, speed: float = 1.0, stop=None):  # type: ignore[override]
         self.started.append(text)
         if not self.gate.acquire(timeout=30):
             raise TimeoutError("the test never opened the gate")
-        return super().synthesize(text, voice, speed)
+        return super().synthesize(text, voice, speed, stop)
 
 
 def gated_service(settings: Settings) -> tuple[ToneSynthesisService, GatedTone]:

@@ -58,6 +58,10 @@ class ThreadedServer(AppServer):
     def active_sessions(self) -> int:
         return self.call(lambda: len(self.app.state.active_sessions))
 
+    def demanding_sessions(self) -> int:
+        """Sessions admission control counts now (speaking or about to)."""
+        return self.call(lambda: sum(s.demanding for s in self.app.state.active_sessions))
+
 
 # Three sentences, split by FakeTtsServer exactly like this.
 ANSWER = "Your order shipped today. It arrives on Thursday. Anything else?"

@@ -319,12 +319,19 @@ def scripts(
                 if not s.text or texts <= max_texts:
                     kept.append(s)
             steps = kept
-        after = draw(
-            st.lists(st.sampled_from([b"\xff", "{", '{"type":"text","text":"late."}']), max_size=2)
-        )
+        after = draw(st.lists(st.sampled_from(list(LATE_FRAMES)), max_size=2))
         return Script(steps, draw(sentences.filter(lambda t: squash_nonempty(t))), after)
 
     return build()
+
+
+# Frames sent after `close`, with the error each gets if the server reads it before its
+# `session_end` (it reads until then: only `cancel` is taken after close).
+LATE_FRAMES: dict[bytes | str, str] = {
+    b"\xff": "invalid_json",
+    "{": "invalid_json",
+    '{"type":"text","text":"late."}': "session_closing",
+}
 
 
 def squash_nonempty(text: str) -> bool:

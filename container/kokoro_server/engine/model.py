@@ -25,6 +25,7 @@ from kokoro_server.config import Settings
 from kokoro_server.engine.durations import DurationsNotFound, expose_durations
 from kokoro_server.engine.model_calls import ModelCall, plan_calls
 from kokoro_server.engine.model_files import ModelFiles
+from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.engine.word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
 from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, UnknownVoiceError
 from kokoro_server.spoken import Phonemized
@@ -179,15 +180,24 @@ class KokoroEngine:
         return self.synthesize_timed(text, voice, speed, **pronunciation).audio
 
     def synthesize_timed(
-        self, text: str, voice: str, speed: float = 1.0, **pronunciation: Any
+        self,
+        text: str,
+        voice: str,
+        speed: float = 1.0,
+        stop: StopSignal | None = None,
+        **pronunciation: Any,
     ) -> Speech:
-        """The audio and, where the model gives durations, when each written word is spoken."""
+        """The audio and, where the model gives durations, when each written word is spoken.
+
+        `stop`: set from another thread, it ends the model call in progress and the job
+        raises Stopped (stop.py); without one the call runs to its end.
+        """
         self.check_voice(voice)
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
         phonemized = self.phonemize(text, voice, **pronunciation)
         calls = plan_calls(phonemized.words, self.vocab)
-        results = [self._infer(call, voice, speed) for call in calls]
+        results = [self._infer(call, voice, speed, stop) for call in calls]
         parts = [audio for audio, _ in results if audio.size]
         audio = np.concatenate(parts) if parts else np.zeros(0, np.float32)
         return Speech(audio, self._timings(phonemized, calls, results))
@@ -213,7 +223,7 @@ class KokoroEngine:
         return word_timings(phonemized.words, calls, durations)
 
     def _infer(
-        self, call: ModelCall, voice: str, speed: float
+        self, call: ModelCall, voice: str, speed: float, stop: StopSignal | None = None
     ) -> tuple[np.ndarray, np.ndarray | None]:
         ids = call.ids
         styles = self.voices[voice]
@@ -223,14 +233,23 @@ class KokoroEngine:
         durations_output = self.durations_output
         if durations_output:
             wanted.append(durations_output)
-        outputs = self.session.run(
-            wanted,
-            {
-                self._token_input: np.array([[0, *ids, 0]], dtype=np.int64),
-                "style": style,
-                "speed": np.array([speed], dtype=np.float32),
-            },
-        )
+        feeds = {
+            self._token_input: np.array([[0, *ids, 0]], dtype=np.int64),
+            "style": style,
+            "speed": np.array([speed], dtype=np.float32),
+        }
+        if stop is None:
+            outputs = self.session.run(wanted, feeds)
+        else:
+            run_options = stop.begin()
+            try:
+                outputs = self.session.run(wanted, feeds, run_options)
+            except Exception as exc:
+                if stop.stopped:  # terminated on purpose: not a model failure
+                    raise Stopped("model call terminated") from exc
+                raise
+            finally:
+                stop.end(run_options)
         audio = np.asarray(outputs[0], dtype=np.float32).reshape(-1)
         if not durations_output:
             return audio, None

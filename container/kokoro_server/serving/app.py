@@ -86,12 +86,19 @@ def _refusal(settings: Settings, service: SynthesisService, sessions: set[Sessio
     """Why a new session must get `busy` now (session limit or overload), or ""."""
     if len(sessions) >= settings.max_sessions:
         return f"server at its limit of {settings.max_sessions} sessions; retry later"
-    speaking = sum(1 for session in sessions if session.speaking)
+    # Speaking, or admitted and about to speak: never the cancelled, finished or gone.
+    demanding = sum(1 for session in sessions if session.demanding)
     streams = service.capacity_streams()
-    if over_capacity(speaking, streams, settings.max_load):
+    if over_capacity(demanding, streams, settings.max_load):
         return (
-            f"server over capacity: {speaking} sessions speaking, synthesis sustains about "
-            f"{streams:.1f} real-time streams; retry later"
+            f"server over capacity: {demanding} sessions speaking or about to, synthesis "
+            f"sustains about {streams:.1f} real-time streams; retry later"
+        )
+    starting = sum(1 for session in sessions if session.starting)
+    if settings.max_starting and streams is not None and starting >= settings.max_starting:
+        return (
+            f"server busy: {starting} sessions still waiting for their first audio "
+            f"(limit {settings.max_starting}); retry later"
         )
     return ""
 

@@ -12,10 +12,14 @@ Three concurrent stages, joined by queues, so no stage waits on another's slow w
 - send: writes `sentence_start`, `words` (v1.1, when asked for), the audio frames and
   `synthesis_complete` for each sentence, and `flushed` / `session_end` at their place.
 
+The receive stage reads until the session ends, also after `close`: a `cancel` that follows
+`close` (an agent whose LLM had finished when the caller barged in) drops what is still
+queued and stops the sentence in progress, and `session_end` follows at once.
+
 Barge-in uses a generation counter. `cancel` bumps it under the send lock, so every item of an
 older generation is dropped wherever it is, and the sender, which checks the generation under
 the same lock before every frame, can never write audio of a dropped sentence after
-`cancelled`.
+`cancelled`. The sentence the model is working on is stopped too (service.drop).
 """
 
 from __future__ import annotations
@@ -161,6 +165,13 @@ class Session:
         self.frame_carry = g711.FrameCarry()
         self.started_at = time.perf_counter()
         self.playback = PlaybackClock()  # supplies each sentence's deadline
+        self.closing = False  # `close` was read: only `cancel` is still taken
+        self.gone = False  # ended or the peer left: counts for nothing any more
+        # Admission counts a session from the moment it is admitted, before it speaks, so a
+        # burst of new sessions cannot all pass the check while none is speaking yet. The
+        # hold ends with the first text, a cancel, close, or after admission_hold_s.
+        self.held_until = self.started_at + settings.admission_hold_s
+        self._receiver: asyncio.Task[None] | None = None
 
     # ---- public -------------------------------------------------------------------------
 
@@ -169,12 +180,15 @@ class Session:
         self._log("session start")
         try:
             async with asyncio.TaskGroup() as group:
-                group.create_task(self._receive_stage(), name=f"recv-{self.id}")
+                self._receiver = group.create_task(self._receive_stage(), name=f"recv-{self.id}")
                 group.create_task(self._synthesize_stage(), name=f"synth-{self.id}")
                 group.create_task(self._send_stage(), name=f"send-{self.id}")
         except* TransportClosed:
+            self.gone = True
             self.generation += 1  # whatever is still in a worker thread gets discarded
         finally:
+            self.gone = True
+            self.service.drop(self)  # a hang-up frees the engine now, not after the sentence
             self._log(
                 "session end",
                 sentences=self.next_index,
@@ -184,12 +198,25 @@ class Session:
 
     @property
     def speaking(self) -> bool:
-        """Whether this session still needs synthesis (admission control counts these)."""
-        return self.pending > 0 or self._buffered_chars > 0
+        """Whether this session still needs synthesis."""
+        return not self.gone and (self.pending > 0 or self._buffered_chars > 0)
 
     @property
     def _buffered_chars(self) -> int:
         return self.markdown.buffered_chars + self.segmenter.buffered_chars
+
+    @property
+    def starting(self) -> bool:
+        """Admitted, about to speak or speaking, and no sentence of it sent yet."""
+        return self.next_index == 0 and self.demanding
+
+    @property
+    def demanding(self) -> bool:
+        """Whether admission control counts this session: speaking, or admitted and about to
+        speak (held); a cancelled, finished or departed one stops counting at once."""
+        if self.gone:
+            return False
+        return self.speaking or time.perf_counter() < self.held_until
 
     # ---- receive ------------------------------------------------------------------------
 
@@ -199,12 +226,12 @@ class Session:
             try:
                 obj = protocol.decode_frame(payload, self.settings.max_frame_bytes)
                 msg = protocol.parse_message(obj, self.settings.max_text_chars)
-                closing = await self._handle(msg)
+                if self.closing:
+                    await self._after_close(msg)
+                else:
+                    await self._handle(msg)
             except ProtocolError as exc:
                 await self._send_control(protocol.error(exc.code, exc.message))
-                continue
-            if closing:
-                return
 
     async def _receive_or_idle(self) -> str | bytes:
         while True:
@@ -225,8 +252,19 @@ class Session:
                 await self.transport.close(1000, "idle timeout")
                 raise TransportClosed("idle timeout") from None
 
-    async def _handle(self, msg: ClientMessage) -> bool:
-        """Apply one valid message. Returns True once the session is closing."""
+    async def _after_close(self, msg: ClientMessage) -> None:
+        """After `close` only `cancel` is taken (barge-in on an answer the client had
+        finished sending); anything else is refused, never silently dropped."""
+        if msg.type == ClientType.CANCEL:
+            await self._cancel()
+            return
+        raise ProtocolError(
+            "session_closing",
+            f"'{msg.type}' after close is not taken: the session is ending (only cancel is)",
+        )
+
+    async def _handle(self, msg: ClientMessage) -> None:
+        """Apply one valid message."""
         if msg.type == ClientType.START:
             await self._check_voice(msg.options.voice)
             merged = _merge(self.defaults, msg.options)
@@ -239,21 +277,22 @@ class Session:
                 self.markdown.emoji = msg.emoji
             if msg.word_timestamps is not None:
                 await self._want_word_timestamps(msg.word_timestamps)
-            return False
+            return
         if msg.type in (ClientType.TEXT, UTTERANCE):
             await self._accept_text(msg)
             if msg.type == UTTERANCE:
                 self._enqueue_flush()
-            return False
+            return
         if msg.type == ClientType.FLUSH:
             self._enqueue_flush()
-            return False
+            return
         if msg.type == ClientType.CANCEL:
             await self._cancel()
-            return False
+            return
         # close: everything buffered is synthesized and sent, then session_end.
+        self.closing = True
+        self.held_until = 0.0
         self._enqueue_flush(marker="close")
-        return True
 
     async def _accept_text(self, msg: ClientMessage) -> None:
         await self._check_voice(msg.options.voice)
@@ -277,6 +316,7 @@ class Session:
         for piece in self.segmenter.feed(plain):
             self._enqueue_sentence(piece, options)
         self.tail_options = options
+        self.held_until = 0.0  # its text says from now on whether it is speaking
 
     async def _check_voice(self, voice: str | None) -> None:
         if voice is None:
@@ -347,7 +387,8 @@ class Session:
             self.generation += 1
             self.last_queued = None
             self.playback.reset()  # the listener stopped: the next sentence is due at once
-            self.service.drop(self)
+            self.held_until = 0.0  # stops counting for admission at once
+            self.service.drop(self)  # queued jobs leave, the running model call stops
             await self._write_text(protocol.cancelled(dropped))
         self._log("cancelled", dropped=dropped)
 
@@ -356,8 +397,9 @@ class Session:
     async def _synthesize_stage(self) -> None:
         while True:
             item = await self.inbox.get()
-            if item.generation != self.generation:
-                continue  # dropped by a cancel
+            closing = isinstance(item, _Marker) and item.kind == "close"
+            if item.generation != self.generation and not closing:
+                continue  # dropped by a cancel (a cancel after close still ends the session)
             if isinstance(item, _Notice):
                 await self.outbox.put((item, None))
                 continue
@@ -424,6 +466,9 @@ class Session:
                 await self._send_control(
                     protocol.session_end(self.next_index - self.unspoken, round(self.audio_s, 3))
                 )
+                self.gone = True
+                if self._receiver is not None:
+                    self._receiver.cancel()  # nothing more is read once session_end went out
                 await self.transport.close(1000, "session end")
                 return
             assert result is not None

@@ -6,6 +6,11 @@ Inference and encoding run in a small thread pool shared by all sessions, so the
 work in the order of the scheduler (scheduler.py): each request queues its job there and
 submits one "take the next job" task to the pool, so a free worker always runs whichever job
 the scheduler ranks first at that moment, not the oldest submission.
+
+Barge-in and hang-ups free the engine at once: `drop(owner)` removes the owner's queued jobs
+and stops its running one (each job's model calls run with a RunOptions its StopSignal can
+terminate, engine/stop.py); the waiter gets Dropped, never an error, and no other job is
+touched.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from kokoro_server.audio import encoding as audio
 from kokoro_server.config import Settings
 from kokoro_server.engine.model import KokoroEngine
 from kokoro_server.engine.model_files import locate
+from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.engine.word_times import WordTiming
 from kokoro_server.logs import fields
 from kokoro_server.serving.capacity import CapacityMeter
@@ -68,11 +74,13 @@ class Dropped(Exception):
     """The job left the queue unrun because its owner cancelled (barge-in)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # by identity: one job, one entry in _running
 class _Job:
-    run: Callable[[], Synthesized]
+    run: Callable[[StopSignal], Synthesized]
     future: asyncio.Future[Synthesized]
     loop: asyncio.AbstractEventLoop
+    owner: Hashable
+    stop: StopSignal
 
 
 def _settle(job: _Job, result: Synthesized | None, error: BaseException | None) -> None:
@@ -105,6 +113,8 @@ class SynthesisService:
             settings.scheduler, settings.scheduler_max_overtakes
         )
         self.capacity = CapacityMeter(settings.synth_workers)
+        self._running: dict[Hashable, set[_Job]] = {}  # jobs in a worker now, by owner
+        self.stopped_jobs = 0  # running jobs stopped by a cancel or hang-up (for tests)
 
     @property
     def ready(self) -> bool:
@@ -150,15 +160,23 @@ class SynthesisService:
         return self.engine
 
     def _run(
-        self, text: str, voice: str, speed: float, fmt: str, rate: int, lexicon: Lexicon | None
+        self,
+        text: str,
+        voice: str,
+        speed: float,
+        fmt: str,
+        rate: int,
+        lexicon: Lexicon | None,
+        stop: StopSignal,
     ) -> Synthesized:
         assert self.engine is not None
         started = time.perf_counter()
         # Only a session with its own lexicon passes one (test doubles take none).
         extra = {"lexicon": lexicon} if lexicon else {}
-        speech = self.engine.synthesize_timed(text, voice, speed, **extra)
+        speech = self.engine.synthesize_timed(text, voice, speed, stop=stop, **extra)
         samples = speech.audio
         synthesized = time.perf_counter()
+        stop.check()  # stopped after the last model call: nobody wants the encoding
         encoded = audio.encode(samples, fmt, rate)
         done = time.perf_counter()
         return Synthesized(
@@ -192,11 +210,15 @@ class SynthesisService:
         await self.wait_ready()
         loop = asyncio.get_running_loop()
         job = _Job(
-            lambda: self._run(text, voice, speed, fmt, rate, lexicon), loop.create_future(), loop
+            lambda stop: self._run(text, voice, speed, fmt, rate, lexicon, stop),
+            loop.create_future(),
+            loop,
+            object() if owner is None else owner,
+            StopSignal(),
         )
         due = time.perf_counter() if deadline is None else deadline
         with self._lock:
-            ticket = self._queue.push(object() if owner is None else owner, due, job)
+            ticket = self._queue.push(job.owner, due, job)
         try:
             self._executor.submit(self._take_next)
         except RuntimeError:  # shut down: nothing will ever take the job
@@ -208,33 +230,57 @@ class SynthesisService:
         except asyncio.CancelledError:  # the session went away: its job need not run
             with self._lock:
                 self._queue.discard(ticket)
+            job.stop.stop()  # nor go on running if a worker has it
             raise
 
     def _take_next(self) -> None:
         """Worker thread: run the job the scheduler ranks first (one call per queued job)."""
         while True:
-            with self._lock:
+            with self._lock:  # popped and registered at once: drop() sees it in one place
                 job = self._queue.pop()
-            if job is None:  # its job was dropped or discarded: nothing left for this call
-                return
-            if not job.future.cancelled():  # a waiter that gave up needs no audio
-                break
+                if job is None:  # its job was dropped or discarded: nothing left to run
+                    return
+                if not job.future.cancelled():  # a waiter that gave up needs no audio
+                    self._running.setdefault(job.owner, set()).add(job)
+                    break
         try:
-            result = job.run()
+            result = job.run(job.stop)
+        except Stopped:
+            with self._lock:
+                self.stopped_jobs += 1
+            _settle(job, None, Dropped("stopped during synthesis"))
+            return
         except Exception as exc:
             _settle(job, None, exc)
             return
+        finally:
+            with self._lock:
+                running = self._running.get(job.owner)
+                if running is not None:
+                    running.discard(job)
+                    if not running:
+                        del self._running[job.owner]
         with self._lock:
             self.capacity.record(result.duration_s, result.synth_ms / 1000)
         _settle(job, result, None)
 
     def drop(self, owner: Hashable) -> int:
-        """Remove an owner's queued jobs at once (barge-in); their waiters get Dropped."""
+        """Barge-in or hang-up: remove an owner's queued jobs and stop its running one at
+        once; their waiters get Dropped. Returns how many queued jobs were removed."""
         with self._lock:
             jobs = self._queue.cancel(owner)
+            running = list(self._running.get(owner, ()))
+        for job in running:
+            job.stop.stop()  # the worker's model call ends within milliseconds
         for job in jobs:
             _settle(job, None, Dropped("cancelled before synthesis"))
         return len(jobs)
+
+    @property
+    def running(self) -> int:
+        """Jobs in a worker thread now."""
+        with self._lock:
+            return sum(len(jobs) for jobs in self._running.values())
 
     def capacity_streams(self) -> float | None:
         with self._lock:

@@ -130,7 +130,10 @@ async def test_reconnects_after_the_server_goes_away(server_on_port) -> None:
     assert audio_bytes(frames[nxt:]) > 0
 
 
-async def test_two_bots_at_once_on_one_server(server) -> None:
+async def test_two_bots_at_once_on_one_server(make_server) -> None:
+    # Two sessions at once exceed what a 2-core CPU speaks in real time: admission (which
+    # counts sessions admitted but not yet speaking) would refuse one; off for this test.
+    server = make_server(max_load=0)
     answers = {
         "jf_alpha": "The first bot speaks here.",
         "jf_nezumi": "A second bot, another voice.",
