@@ -84,7 +84,13 @@ def _sound_table(title: str, modes: list[dict[str, Any]]) -> Table:
 
 
 def tts_ttfa_tables(result: dict[str, Any]) -> list[Table]:
-    tables = [timing_table("Time to first sound, first audio byte and total", result["modes"])]
+    measured = all(m.get("first_sound") for m in result["modes"])
+    title = (
+        "Time to first sound, first audio byte and total"
+        if measured
+        else "Time to first audio byte and total time"
+    )
+    tables = [timing_table(title, result["modes"])]
     ratio_rows = [
         [r["label"], _ratio(r["ttfa_ratio"]), _ratio(r.get("total_ratio"))]
         for r in result["ratios"]
@@ -162,12 +168,13 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
     ]
     tables = []
     for group in result["groups"]:
-        # To the first sound where measured (older results: the first byte).
+        # p95 / solo on the first sound where measured (older results: the first byte).
         first = "first_sound" if all(r.get("first_sound") for r in group["rows"]) else "ttfa"
         solo = {r["config"]: r[first] for r in group["rows"] if r["sessions"] == 1 and r[first]}
         rows = []
         for row in group["rows"]:
             ttfa, admitted = row[first], row["callers"] - row["refused"]
+            sound = row.get("first_sound") or {}
             reference = solo.get(row["config"])
             ratio = ttfa["p95"] / reference["p95"] if ttfa and reference else None
             rows.append(
@@ -175,8 +182,8 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
                     str(row["sessions"]),
                     row["config"],
                     f"{admitted}/{row['callers']}",
-                    _ms(ttfa["median"] if ttfa else None),
-                    _ms(ttfa["p95"] if ttfa else None),
+                    _ms(sound.get("median")),
+                    _ms(sound.get("p95")),
                     _ms(row["ttfa"]["median"] if row["ttfa"] else None),
                     _ratio(ratio),
                     f"{row['stalled_callers']}/{admitted}",
@@ -230,7 +237,12 @@ def agent_tables(result: dict[str, Any]) -> list[Table]:
     return [
         Table("Voice agent, measured at the caller (ms)", headers, rows),
         Table(
-            "First sound: how much sooner stream is than batch (batch / stream, medians)",
+            (
+                "First sound: how much sooner stream is than batch (batch / stream, medians)"
+                if all(m.get("first_sound") for g in result["groups"] for m in g["modes"])
+                else "First audio: how much sooner stream is than batch "
+                "(batch TTFA / stream TTFA, medians)"
+            ),
             ["text source", "stream speed-up"],
             speedups,
         ),
