@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.exceptions import ConnectionClosed
 
 from bench import plots
+from bench.audible import first_sound_s
 from bench.common import (
     BenchError,
     RunOnce,
@@ -146,7 +147,9 @@ async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any
         [s.first_byte_s or 0.0 for s in result.sentences],
         [s.complete.get("duration_s", 0.0) for s in result.sentences],
     )
-    return caller_record(played, offset_s)
+    return caller_record(
+        played, offset_s, first_sound_s(played.ttfa_s, result.audio, START["sample_rate"])
+    )
 
 
 def level_run(

@@ -49,7 +49,7 @@ class Samples(NamedTuple):
 
 
 def sentences_of(rows: list[str]) -> list[str]:
-    out = []
+    out: list[str] = []
     for row in rows:
         segmenter = SentenceSegmenter(first_clause=False)
         out += [s for s in segmenter.feed(row) + segmenter.flush() if s.strip()]

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bench.audible import first_sound_s
 from bench.common import RESULTS_DIR, BenchError, Sample, run_interleaved, write_result
 from bench.machine import machine_info
 from bench.stats import summarize
@@ -72,12 +73,21 @@ def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
         result = await client.invoke_http(agent_url, {"prompt": PROMPT, "mode": "stream"})
         if not result.ok or result.first_audio_ms is None:
             raise BenchError(f"agent invocation failed: {result.errors}")
-        return {"ttfa_s": result.first_audio_ms / 1000, "total_s": (result.total_ms or 0) / 1000}
+        ttfa_s = result.first_audio_ms / 1000
+        return {
+            "ttfa_s": ttfa_s,
+            "first_sound_s": first_sound_s(ttfa_s, result.pcm(), result.sample_rate),
+            "total_s": (result.total_ms or 0) / 1000,
+        }
 
     async def pipecat() -> Sample:
         tts = KokoroWebsocketTTSService(url=tts_url)
         result = await run_bot(tts, DEFAULT_REPLAY_ANSWER, tokens_per_s=rate, tokens=tokens)
-        return {"ttfa_s": result.ttfa_s, "total_s": result.last_audio_s}
+        return {
+            "ttfa_s": result.ttfa_s,
+            "first_sound_s": first_sound_s(result.ttfa_s, result.pcm, result.sample_rate),
+            "total_s": result.last_audio_s,
+        }
 
     return {"agent stream": agent_stream, "pipecat": pipecat}
 
@@ -88,6 +98,7 @@ def analyse(samples: dict[str, list[Sample]]) -> list[dict[str, Any]]:
             "key": name,
             "label": name,
             "ttfa": summarize([s["ttfa_s"] for s in runs]),
+            "first_sound": summarize([s["first_sound_s"] for s in runs]),
             "total": summarize([s["total_s"] for s in runs]),
             "samples": runs,
         }

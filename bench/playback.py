@@ -45,11 +45,19 @@ def play(first_byte_s: Sequence[float], durations_s: Sequence[float]) -> Played:
     return Played(first_byte_s[0], stalls, stall_s, sum(durations_s))
 
 
-def caller_record(played: Played | None, offset_s: float) -> dict[str, Any]:
-    """What one caller contributes to a run's sample (None: refused with `busy`)."""
+def caller_record(
+    played: Played | None, offset_s: float, first_sound_s: float | None = None
+) -> dict[str, Any]:
+    """What one caller contributes to a run's sample (None: refused with `busy`);
+    first_sound_s: when it first heard sound (bench/audible.py), if measured."""
     if played is None:
         return {"refused": True, "offset_s": offset_s}
-    return {"refused": False, "offset_s": offset_s, **asdict(played)}
+    return {
+        "refused": False,
+        "offset_s": offset_s,
+        "first_sound_s": first_sound_s,
+        **asdict(played),
+    }
 
 
 def summarize_level(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -64,6 +72,11 @@ def summarize_level(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "callers": len(callers),
         "refused": len(callers) - len(admitted),
         "ttfa": summarize([c["ttfa_s"] for c in admitted]) if admitted else None,
+        "first_sound": (
+            summarize([c["first_sound_s"] for c in admitted])
+            if admitted and all(c.get("first_sound_s") is not None for c in admitted)
+            else None
+        ),
         "stalled_callers": sum(1 for c in admitted if c["stalls"]),
         "stalls": sum(c["stalls"] for c in admitted),
         "stall_s_mean": sum(stall_s) / len(stall_s) if stall_s else 0.0,

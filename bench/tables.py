@@ -22,7 +22,13 @@ def _ratio(value: float | None) -> str:
 
 
 def timing_table(title: str, modes: list[dict[str, Any]]) -> Table:
-    """Rows of modes with `label`, `ttfa` and `total` summaries (seconds) -> ms columns."""
+    """Rows of modes with `label`, `ttfa` and `total` summaries (seconds) -> ms columns.
+
+    Modes that also carry `first_sound` (bench/audible.py) lead with it: what a listener
+    waits for; the first byte follows for comparison.
+    """
+    if modes and all(mode.get("first_sound") for mode in modes):
+        return _sound_table(title, modes)
     headers = [
         "mode",
         "runs",
@@ -49,8 +55,42 @@ def timing_table(title: str, modes: list[dict[str, Any]]) -> Table:
     return Table(title + " (ms)", headers, rows)
 
 
+def _sound_table(title: str, modes: list[dict[str, Any]]) -> Table:
+    headers = [
+        "mode",
+        "runs",
+        "first sound median",
+        "first sound p95",
+        "first sound min",
+        "first sound max",
+        "first byte median",
+        "first byte p95",
+        "total median",
+        "total p95",
+    ]
+    rows = []
+    for mode in modes:
+        sound, ttfa, total = mode["first_sound"], mode["ttfa"], mode["total"]
+        rows.append(
+            [
+                mode["label"],
+                str(total["n"]),
+                *(_ms(sound[k]) for k in ("median", "p95", "min", "max")),
+                *(_ms(ttfa[k]) for k in ("median", "p95")),
+                *(_ms(total[k]) for k in ("median", "p95")),
+            ]
+        )
+    return Table(title + " (ms)", headers, rows)
+
+
 def tts_ttfa_tables(result: dict[str, Any]) -> list[Table]:
-    tables = [timing_table("Time to first audio byte and total time", result["modes"])]
+    measured = all(m.get("first_sound") for m in result["modes"])
+    title = (
+        "Time to first sound, first audio byte and total"
+        if measured
+        else "Time to first audio byte and total time"
+    )
+    tables = [timing_table(title, result["modes"])]
     ratio_rows = [
         [r["label"], _ratio(r["ttfa_ratio"]), _ratio(r.get("total_ratio"))]
         for r in result["ratios"]
@@ -116,8 +156,9 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
         "callers",
         "scheduler",
         "admitted",
-        "TTFA p50",
-        "TTFA p95",
+        "first sound p50",
+        "first sound p95",
+        "first byte p50",
         "p95 / solo",
         "callers stalled",
         "stalls",
@@ -127,10 +168,13 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
     ]
     tables = []
     for group in result["groups"]:
-        solo = {r["config"]: r["ttfa"] for r in group["rows"] if r["sessions"] == 1 and r["ttfa"]}
+        # p95 / solo on the first sound where measured (older results: the first byte).
+        first = "first_sound" if all(r.get("first_sound") for r in group["rows"]) else "ttfa"
+        solo = {r["config"]: r[first] for r in group["rows"] if r["sessions"] == 1 and r[first]}
         rows = []
         for row in group["rows"]:
-            ttfa, admitted = row["ttfa"], row["callers"] - row["refused"]
+            ttfa, admitted = row[first], row["callers"] - row["refused"]
+            sound = row.get("first_sound") or {}
             reference = solo.get(row["config"])
             ratio = ttfa["p95"] / reference["p95"] if ttfa and reference else None
             rows.append(
@@ -138,8 +182,9 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
                     str(row["sessions"]),
                     row["config"],
                     f"{admitted}/{row['callers']}",
-                    _ms(ttfa["median"] if ttfa else None),
-                    _ms(ttfa["p95"] if ttfa else None),
+                    _ms(sound.get("median")),
+                    _ms(sound.get("p95")),
+                    _ms(row["ttfa"]["median"] if row["ttfa"] else None),
                     _ratio(ratio),
                     f"{row['stalled_callers']}/{admitted}",
                     str(row["stalls"]),
@@ -148,7 +193,7 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
                     f"{row['throughput']:.2f}",
                 ]
             )
-        title = f"{group['engine'].capitalize()}, {group['start']} starts (TTFA in ms)"
+        title = f"{group['engine'].capitalize()}, {group['start']} starts (times in ms)"
         tables.append(Table(title, headers, rows))
     return tables
 
@@ -158,22 +203,25 @@ def agent_tables(result: dict[str, Any]) -> list[Table]:
         "token rate / mode",
         "runs",
         "first text median",
-        "TTFA median",
-        "TTFA p95",
-        "TTFA min",
-        "TTFA max",
+        "first sound median",
+        "first sound p95",
+        "first sound min",
+        "first sound max",
+        "first byte median",
         "total median",
     ]
     rows = []
     for group in result["groups"]:
         for mode in group["modes"]:
             ttfa = mode["ttfa"]
+            sound = mode.get("first_sound") or {}  # older results: no first sound
             rows.append(
                 [
                     mode["label"],
                     str(ttfa["n"]),
                     _ms(mode["first_text"]["median"]),
-                    *(_ms(ttfa[k]) for k in ("median", "p95", "min", "max")),
+                    *(_ms(sound.get(k)) for k in ("median", "p95", "min", "max")),
+                    _ms(ttfa["median"]),
                     _ms(mode["total"]["median"]),
                 ]
             )
@@ -189,15 +237,71 @@ def agent_tables(result: dict[str, Any]) -> list[Table]:
     return [
         Table("Voice agent, measured at the caller (ms)", headers, rows),
         Table(
-            "First audio: how much sooner stream is than batch (batch TTFA / stream TTFA, medians)",
+            (
+                "First sound: how much sooner stream is than batch (batch / stream, medians)"
+                if all(m.get("first_sound") for g in result["groups"] for m in g["modes"])
+                else "First audio: how much sooner stream is than batch "
+                "(batch TTFA / stream TTFA, medians)"
+            ),
             ["text source", "stream speed-up"],
             speedups,
         ),
     ]
 
 
+def _ms_list(values: list[float]) -> str:
+    return ", ".join(f"{v * 1000:.0f}" for v in values) or "-"
+
+
+def peer_tables(result: dict[str, Any]) -> list[Table]:
+    """bench/peer_pacing.py: kokoro-onnx and this project on the same text, file and voice."""
+    headers = [
+        "runtime",
+        "runs",
+        "first sound median (ms)",
+        "first byte median (ms)",
+        "leading silence (ms)",
+        "audio (s)",
+        "heard: first byte to last sound (s)",
+        "pauses between sentences (ms, last run)",
+        "pause after the first clause (ms)",
+    ]
+    rows = [
+        [
+            m["label"],
+            str(m["ttfa"]["n"]),
+            _ms(m["first_sound"]["median"]),
+            _ms(m["ttfa"]["median"]),
+            _ms(m["leading_silence_s"]["median"]),
+            f"{m['audio_s']['median']:.2f}",
+            f"{m['heard_s']['median']:.2f}",
+            _ms_list(m["sentence_pauses_s"]),
+            _ms_list(m["clause_pauses_s"]),
+        ]
+        for m in result["modes"]
+    ]
+    v = result["verdict"]
+    verdict = [
+        [
+            "first sound: project - kokoro-onnx (ms, medians)",
+            _ms(v["first_sound_project_minus_peer_s"]),
+        ],
+        ["heard length: project / kokoro-onnx", f"{v['heard_ratio_project_over_peer']:.3f}"],
+        ["audio length: project / kokoro-onnx", f"{v['audio_ratio_project_over_peer']:.3f}"],
+        [
+            "project: first sound - first byte (ms, medians)",
+            _ms(v["first_sound_after_first_byte_s"]),
+        ],
+    ]
+    return [
+        Table("Same paragraph, model file and voice", headers, rows),
+        Table("Side by side (medians)", ["quantity", "value"], verdict),
+    ]
+
+
 TABLE_BUILDERS = {
     "tts_ttfa": tts_ttfa_tables,
+    "peer_pacing": peer_tables,
     "payload_sizes": payload_tables,
     "concurrency": concurrency_tables,
     "agent_ttfa": agent_tables,

@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from bench import plots
+from bench.audible import first_sound_s
 from bench.common import (
     BenchError,
     RunOnce,
@@ -51,7 +52,8 @@ PUBLIC_REFERENCE = {
 def sentences_of(text: str) -> list[str]:
     """The paragraph's sentences, as the server's own segmenter cuts them."""
     segmenter = SentenceSegmenter(first_clause=False)
-    return segmenter.feed(text) + segmenter.flush()
+    pieces: list[str] = [*segmenter.feed(text), *segmenter.flush()]
+    return pieces
 
 
 def stream_sample(result: Any) -> Sample:
@@ -61,6 +63,7 @@ def stream_sample(result: Any) -> Sample:
         raise BenchError("the stream returned no audio")
     return {
         "ttfa_s": result.first_audio_s,
+        "first_sound_s": first_sound_s(result.first_audio_s, result.audio, SAMPLE_RATE),
         "total_s": result.total_s,
         "audio_s": sum(s.complete.get("duration_s", 0.0) for s in result.sentences),
         "sentences": len(result.sentences),
@@ -78,7 +81,12 @@ def build_modes(
     async def batch() -> Sample:
         res = await target.one_shot(paragraph, format="pcm", sample_rate=SAMPLE_RATE)
         audio_s = float(res.headers.get("x-audio-duration-s", "0") or 0)
-        return {"ttfa_s": res.first_byte_s, "total_s": res.total_s, "audio_s": audio_s}
+        return {
+            "ttfa_s": res.first_byte_s,
+            "first_sound_s": first_sound_s(res.first_byte_s, res.audio, SAMPLE_RATE),
+            "total_s": res.total_s,
+            "audio_s": audio_s,
+        }
 
     async def stream_whole() -> Sample:
         return stream_sample(await target.stream([paragraph]))
@@ -126,10 +134,11 @@ def build_modes(
 
 
 def ratio(modes: dict[str, dict[str, Any]], num: str, den: str, label: str) -> dict[str, Any]:
+    """Ratios of medians; time to first audio is to the first sound (bench/audible.py)."""
     a, b = modes[num], modes[den]
     return {
         "label": label,
-        "ttfa_ratio": a["ttfa"]["median"] / b["ttfa"]["median"],
+        "ttfa_ratio": a["first_sound"]["median"] / b["first_sound"]["median"],
         "total_ratio": a["total"]["median"] / b["total"]["median"],
     }
 
@@ -140,6 +149,7 @@ def analyse(samples: dict[str, list[Sample]], labels: dict[str, str]) -> dict[st
             "key": key,
             "label": labels[key],
             "ttfa": summarize([s["ttfa_s"] for s in runs]),
+            "first_sound": summarize([s["first_sound_s"] for s in runs]),
             "total": summarize([s["total_s"] for s in runs]),
             "audio_s": summarize([s["audio_s"] for s in runs]),
             "samples": runs,
@@ -158,16 +168,16 @@ def analyse(samples: dict[str, list[Sample]], labels: dict[str, str]) -> dict[st
         )
         ratios.append(ratio(modes, "stream_whole", "engine_whole", "(b) / (a')"))
     if "engine_first" in modes:
-        raw = modes["engine_first"]["ttfa"]["median"]
+        raw = modes["engine_first"]["first_sound"]["median"]
         overhead = [
             {"label": "raw engine, first sentence", "value_s": raw},
             {
-                "label": "server overhead: TTFA(b) - raw first sentence",
-                "value_s": modes["stream_whole"]["ttfa"]["median"] - raw,
+                "label": "server overhead: first sound (b) - raw first sentence",
+                "value_s": modes["stream_whole"]["first_sound"]["median"] - raw,
             },
             {
-                "label": "server overhead: TTFA(d) - raw first sentence",
-                "value_s": modes["first_sentence"]["ttfa"]["median"] - raw,
+                "label": "server overhead: first sound (d) - raw first sentence",
+                "value_s": modes["first_sentence"]["first_sound"]["median"] - raw,
             },
         ]
     return {"modes": list(modes.values()), "ratios": ratios, "server_overhead": overhead}

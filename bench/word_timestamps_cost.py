@@ -37,7 +37,8 @@ NAME = "word_timestamps_cost"
 
 def sentences(text: str) -> list[str]:
     segmenter = SentenceSegmenter(first_clause=False)
-    return segmenter.feed(text) + segmenter.flush()
+    pieces: list[str] = [*segmenter.feed(text), *segmenter.flush()]
+    return pieces
 
 
 def timed(fn: Callable[[], Any]) -> float:

@@ -10,6 +10,7 @@ Every run that uses it says so in its name and in docs/reliability.md.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import zlib
 
@@ -82,7 +83,9 @@ class ToneSynthesisService(SynthesisService):
     """Test double: deterministic tone instead of the model (see module docstring)."""
 
     def __init__(self, settings: Settings, delay_s: float = 0.0) -> None:
-        super().__init__(settings)
+        # A tone has no silence to trim, and tests compare its exact payload (tone_bytes):
+        # no pacing here. Pacing is tested on the real model and in tests of pacing.py.
+        super().__init__(dataclasses.replace(settings, pacing=False))
         self.delay_s = delay_s
 
     def load(self) -> None:

@@ -119,6 +119,8 @@ class BotResult:
     last_audio_s: float  # ... to the last audio
     audio_s: float
     wav: Path | None
+    pcm: bytes = b""  # what the bot said (16-bit mono), to find its first audible sample
+    sample_rate: int = SAMPLE_RATE
 
 
 async def run_bot(
@@ -160,6 +162,8 @@ async def run_bot(
         last_audio_s=recorder.last_audio_at - llm.started_at,
         audio_s=len(recorder.pcm) / (2 * recorder.sample_rate),
         wav=out,
+        pcm=bytes(recorder.pcm),
+        sample_rate=recorder.sample_rate,
     )
 
 

@@ -29,6 +29,17 @@ def _env_float(name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
 
 
+def _env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be 1 or 0 (true or false), got {raw!r}")
+
+
 def _env_str(name: str, default: str) -> str:
     return os.environ.get(name) or default
 
@@ -83,6 +94,22 @@ class Settings:
     audio_frame_bytes: int = 16 * 1024  # binary frame size for audio
     max_segment_chars: int = 250  # segmenter split length, well under 510 phonemes
     first_clause_min_chars: int = 20
+    # Pacing (engine/pacing.py): every model call is cut to its audible span (a window of
+    # trim_window_ms whose RMS reaches trim_threshold_dbfs, plus trim_lead_ms before and
+    # trim_tail_ms after, with trim_fade_ms ramps), then each piece gets the pause its ending
+    # calls for. pacing False: the model's own silence, no pauses (to compare).
+    pacing: bool = True
+    trim_threshold_dbfs: float = -50.0
+    trim_window_ms: float = 5.0
+    trim_lead_ms: float = 15.0
+    trim_tail_ms: float = 40.0
+    trim_fade_ms: float = 5.0
+    pause_sentence_ms: float = 400.0  # after . ! and the like
+    pause_question_ms: float = 450.0  # after a ?
+    pause_paragraph_ms: float = 600.0  # at a line break: paragraphs, list items
+    pause_clause_ms: float = 200.0  # a first clause or a long sentence cut at a comma
+    pause_hard_ms: float = 40.0  # a long clause cut between words: a breath
+    pause_end_ms: float = 400.0  # a flushed tail without final punctuation
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -119,4 +146,16 @@ class Settings:
             first_clause_min_chars=_env_int(
                 "KOKORO_FIRST_CLAUSE_MIN_CHARS", cls.first_clause_min_chars
             ),
+            pacing=_env_bool("KOKORO_PACING", cls.pacing),
+            trim_threshold_dbfs=_env_float("KOKORO_TRIM_THRESHOLD_DBFS", cls.trim_threshold_dbfs),
+            trim_window_ms=_env_float("KOKORO_TRIM_WINDOW_MS", cls.trim_window_ms),
+            trim_lead_ms=_env_float("KOKORO_TRIM_LEAD_MS", cls.trim_lead_ms),
+            trim_tail_ms=_env_float("KOKORO_TRIM_TAIL_MS", cls.trim_tail_ms),
+            trim_fade_ms=_env_float("KOKORO_TRIM_FADE_MS", cls.trim_fade_ms),
+            pause_sentence_ms=_env_float("KOKORO_PAUSE_SENTENCE_MS", cls.pause_sentence_ms),
+            pause_question_ms=_env_float("KOKORO_PAUSE_QUESTION_MS", cls.pause_question_ms),
+            pause_paragraph_ms=_env_float("KOKORO_PAUSE_PARAGRAPH_MS", cls.pause_paragraph_ms),
+            pause_clause_ms=_env_float("KOKORO_PAUSE_CLAUSE_MS", cls.pause_clause_ms),
+            pause_hard_ms=_env_float("KOKORO_PAUSE_HARD_MS", cls.pause_hard_ms),
+            pause_end_ms=_env_float("KOKORO_PAUSE_END_MS", cls.pause_end_ms),
         )

@@ -82,5 +82,21 @@ def test_level_rows_count_refusals_stalls_and_compare_with_the_solo_caller() -> 
     (table,) = concurrency_tables({"groups": groups})
     text = format_markdown(table)
     assert "Real model, staggered starts" in text
-    # p95 of TTFA {1, 2} is 1.95 s; the solo caller's is 1 s.
-    assert "| 3 | deadline | 2/3 | 1500 | 1950 | 1.95 | 1/2 | 1 | 0.50 | 1.00 | 0.80 |" in text
+    # Without a first sound (older results) p95 / solo is on the first byte: p95 of {1, 2}
+    # is 1.95 s; the solo caller's is 1 s.
+    assert "| 3 | deadline | 2/3 | - | - | 1500 | 1.95 | 1/2 | 1 | 0.50 | 1.00 | 0.80 |" in text
+
+
+def test_level_rows_lead_with_the_first_sound_when_it_was_measured() -> None:
+    solo = sample("deadline", 1, [caller_record(play([1.0, 2.0], [2.0, 2.0]), 0.0, 1.02)])
+    crowd = sample(
+        "deadline",
+        2,
+        [
+            caller_record(play([1.0, 2.0], [2.0, 2.0]), 0.0, 1.01),
+            caller_record(play([2.0, 5.0], [2.0, 2.0]), 1.0, 2.03),
+        ],
+    )
+    (table,) = concurrency_tables({"groups": analyse({"solo": [solo], "crowd": [crowd]})})
+    # first sound p50 / p95, then the first byte's p50, and p95 / solo on the first sound.
+    assert "| 2 | deadline | 2/2 | 1520 | 1979 | 1500 | 1.94 |" in format_markdown(table)

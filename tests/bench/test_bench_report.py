@@ -39,12 +39,21 @@ SYNTHETIC_TTFA = {
     "first_sentence": 0.8,
     "engine_first": 0.7,
 }
+# Silence before the first sound: the raw model's own (~270 ms), the paced server's margin.
+LEAD_S = {"engine_whole": 0.27, "engine_first": 0.27}
 
 
 def synthetic_tts_ttfa_result() -> dict[str, Any]:
     samples = {
-        key: [{"ttfa_s": med + d, "total_s": 4.0 + d, "audio_s": 17.0} for d in (-0.1, 0, 0.1, 0.2)]
-        + [{"ttfa_s": med, "total_s": 4.0, "audio_s": 17.0}]
+        key: [
+            {
+                "ttfa_s": t,
+                "first_sound_s": t + LEAD_S.get(key, 0.02),
+                "total_s": 4.0 + t - med,
+                "audio_s": 17.0,
+            }
+            for t in (med - 0.1, med, med + 0.1, med + 0.2, med)
+        ]
         for key, med in SYNTHETIC_TTFA.items()
     }
     labels = {key: f"label {key}" for key in samples}
@@ -98,12 +107,15 @@ def workspace(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_analysis_ratios_and_overhead_come_from_medians() -> None:
     result = synthetic_tts_ttfa_result()
+    # Time to first audio is to the first sound: the raw engine's own silence counts.
     ratios = {r["label"]: r["ttfa_ratio"] for r in result["ratios"]}
-    assert ratios["(b) / (a)"] == pytest.approx(0.9 / 4.0)
-    assert ratios["(d) / (a)"] == pytest.approx(0.8 / 4.0)
-    assert ratios["(c) / (a)"] == pytest.approx(1.4 / 4.0)
+    assert ratios["(b) / (a)"] == pytest.approx(0.92 / 4.02)
+    assert ratios["(d) / (a)"] == pytest.approx(0.82 / 4.02)
+    assert ratios["(c) / (a)"] == pytest.approx(1.42 / 4.02)
     overhead = {o["label"]: o["value_s"] for o in result["server_overhead"]}
-    assert overhead["server overhead: TTFA(b) - raw first sentence"] == pytest.approx(0.2)
+    assert overhead["server overhead: first sound (b) - raw first sentence"] == pytest.approx(
+        0.92 - 0.97
+    )
 
 
 def test_markers_are_replaced_and_the_rest_is_kept(workspace: tuple[Path, Path]) -> None:
@@ -116,8 +128,9 @@ def test_markers_are_replaced_and_the_rest_is_kept(workspace: tuple[Path, Path])
     assert "old payload text" not in text
     section = text.split("<!-- bench:tts_ttfa -->")[1].split("<!-- /bench:tts_ttfa -->")[0]
     assert "SYNTHETIC CPU" in section
-    assert "| (b) / (a) | 0.23 |" in section  # 0.9 / 4.0 = 0.225, shown with two decimals
-    assert "| label batch | 5 | 4000 |" in section
+    assert "| (b) / (a) | 0.23 |" in section  # 0.92 / 4.02 = 0.229, shown with two decimals
+    # The first sound leads (median 4020 ms), the first byte follows (4000 ms).
+    assert "| label batch | 5 | 4020 | 4200 | 3920 | 4220 | 4000 |" in section
     assert "![tts_ttfa](../results/tts_ttfa.png)" in section
     # No result file for payload_sizes: its section says how to produce it.
     assert "Not measured yet: run `python -m bench.payload_sizes`" in text
@@ -157,7 +170,7 @@ def test_unreadable_result_is_a_clear_error(workspace: tuple[Path, Path]) -> Non
 
 def test_the_real_document_has_one_section_per_benchmark() -> None:
     text = (REPO_ROOT / "docs" / "performance.md").read_text()
-    for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa"):
+    for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa", "peer_pacing"):
         assert text.count(f"<!-- bench:{name} -->") == 1
         assert text.count(f"<!-- /bench:{name} -->") == 1
 
@@ -171,7 +184,13 @@ def test_wire_size_arithmetic() -> None:
 def test_agent_tables_show_the_speedup_per_rate() -> None:
     def runs(ttfa: float) -> list[dict[str, Any]]:
         return [
-            {"first_text_s": 0.03, "ttfa_s": ttfa, "total_s": 9.0, "agent_metrics": {}}
+            {
+                "first_text_s": 0.03,
+                "ttfa_s": ttfa,
+                "first_sound_s": ttfa + 0.02,
+                "total_s": 9.0,
+                "agent_metrics": {},
+            }
             for _ in range(3)
         ]
 
@@ -180,8 +199,9 @@ def test_agent_tables_show_the_speedup_per_rate() -> None:
         "public_reference": AGENT_PUBLIC_REFERENCE,
     }
     speedup, *_ = synthetic["groups"]
-    assert speedup["stream_speedup"] == pytest.approx(4.5)
+    assert speedup["stream_speedup"] == pytest.approx(4.52 / 1.02)
     text = "\n".join(format_markdown(t) for t in agent_tables(synthetic))
-    assert "| 20 tokens/s: stream | 3 | 30 | 1000 |" in text
-    assert "| 20 tokens/s | 4.50x |" in text
+    # first text, then the first sound (median, p95, min, max), then the first byte.
+    assert "| 20 tokens/s: stream | 3 | 30 | 1020 | 1020 | 1020 | 1020 | 1000 |" in text
+    assert "| 20 tokens/s | 4.43x |" in text
     assert "2.4x / 3.5x" in text

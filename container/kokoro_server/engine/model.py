@@ -23,7 +23,7 @@ import onnxruntime as ort
 
 from kokoro_server.config import Settings
 from kokoro_server.engine.durations import DurationsNotFound, expose_durations
-from kokoro_server.engine.model_calls import ModelCall, plan_calls
+from kokoro_server.engine.model_calls import CLAUSE_ENDS, ModelCall, plan_calls
 from kokoro_server.engine.model_files import ModelFiles
 from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.engine.word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
@@ -64,6 +64,11 @@ def require_provider(settings: Settings, in_use: list[str]) -> None:
 class Speech:
     audio: np.ndarray  # float32 mono at 24 kHz
     words: tuple[WordTiming, ...] | None  # None: this model gives no durations
+    # Samples of each model call's audio, in order (empty: one call), and what ended each
+    # call but the last ("clause" after punctuation, else "hard"), so pacing.py can trim
+    # the silence the model puts around every call.
+    call_samples: tuple[int, ...] = ()
+    joins: tuple[str, ...] = ()
 
 
 def load_with_durations(path: Path) -> tuple[bytes | str, str | None, str | None]:
@@ -200,7 +205,15 @@ class KokoroEngine:
         results = [self._infer(call, voice, speed, stop) for call in calls]
         parts = [audio for audio, _ in results if audio.size]
         audio = np.concatenate(parts) if parts else np.zeros(0, np.float32)
-        return Speech(audio, self._timings(phonemized, calls, results))
+        joins = tuple(
+            "clause" if call.tokens[-1].char in CLAUSE_ENDS else "hard" for call in calls[:-1]
+        )
+        return Speech(
+            audio,
+            self._timings(phonemized, calls, results),
+            tuple(part.size for part, _ in results),
+            joins,
+        )
 
     def _timings(
         self,

@@ -35,7 +35,7 @@ from kokoro_server.serving.synthesis import SynthesisService
 from kokoro_server.text.languages import LANGUAGES
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.pronunciation import Lexicon, PronunciationError, written
-from kokoro_server.text.segmenter import SentenceSegmenter
+from kokoro_server.text.segmenter import Piece, SentenceSegmenter
 
 log = logging.getLogger("kokoro.app")
 
@@ -188,9 +188,23 @@ def create_app(
         speed = start.options.speed or 1.0
         # PCM per sentence, encoded once: one WAV header, one MP3 or Ogg Opus stream.
         pcm_rate = audio.pcm_rate(fmt, rate)
+        scale = 1.0 if start.pause_scale is None else start.pause_scale
+        last = len(pieces) - 1
         try:
+            # Each piece ends with the pause its ending calls for; the file ends with the
+            # speech (no pause after the last piece: nothing follows it).
             pcm_parts = [
-                await service.synthesize(p, voice, speed, "pcm", pcm_rate, lexicon) for p in pieces
+                await service.synthesize(
+                    p,
+                    voice,
+                    speed,
+                    "pcm",
+                    pcm_rate,
+                    lexicon,
+                    ending=p.ending,
+                    pause_scale=scale if i < last else 0.0,
+                )
+                for i, p in enumerate(pieces)
             ]
             if not any(part.data for part in pcm_parts):
                 return _error_response(400, "nothing_to_say", _nothing_to_say(text))
@@ -212,7 +226,7 @@ def create_app(
         return Response(data, media_type=audio.CONTENT_TYPES[fmt], headers=headers)
 
     async def _phonemes_response(
-        pieces: list[str], voice: str, lexicon: Lexicon | None
+        pieces: list[Piece], voice: str, lexicon: Lexicon | None
     ) -> Response:
         """`"format": "phonemes"`: what the model would be given, sentence by sentence."""
         engine = service.engine

@@ -12,6 +12,7 @@ from typing import Any
 
 from kokoro_server.audio import g711
 from kokoro_server.audio.encoding import DEFAULT_RATES, FORMATS, RATES, SAMPLE_RATES
+from kokoro_server.engine.pacing import MAX_PAUSE_SCALE, MIN_PAUSE_SCALE
 from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED
 from kokoro_server.serving.messages import ClientType, ServerType
 from kokoro_server.text.emoji_speech import EMOJI_MODES, EmojiMode
@@ -49,6 +50,7 @@ class ClientMessage:
     lexicon: dict[str, str] | None = None  # `start` only: word -> phonemes for the session
     word_timestamps: bool | None = None  # v1.1, `start` only
     emoji: EmojiMode | None = None  # `start` only: "drop" or "name" (text/emoji_speech.py)
+    pause_scale: float | None = None  # `start` only: scales the pauses between pieces
 
 
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
@@ -150,6 +152,20 @@ def effective_rate(options: Options) -> int:
     return options.sample_rate or DEFAULT_RATES[fmt]
 
 
+def pause_scale_field(obj: dict[str, Any]) -> float | None:
+    """`pause_scale`: every pause the server adds between pieces, times this (0: none)."""
+    scale = obj.get("pause_scale")
+    if scale is None:
+        return None
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not math.isfinite(scale):
+        raise ProtocolError("bad_parameter", "pause_scale must be a number")
+    if not MIN_PAUSE_SCALE <= scale <= MAX_PAUSE_SCALE:
+        raise ProtocolError(
+            "bad_parameter", f"pause_scale must be between {MIN_PAUSE_SCALE} and {MAX_PAUSE_SCALE}"
+        )
+    return float(scale)
+
+
 def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
     """The shape of `lexicon`; its phonemes are checked against the model's vocabulary later."""
     lexicon = obj.get("lexicon")
@@ -213,6 +229,7 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             lexicon=lexicon_field(obj),
             word_timestamps=word_timestamps,
             emoji=_emoji(obj),
+            pause_scale=pause_scale_field(obj),
         )
     if kind in (ClientType.TEXT, UTTERANCE):
         text = _text(obj, max_text_chars)

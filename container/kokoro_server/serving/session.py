@@ -45,7 +45,7 @@ from kokoro_server.serving.synthesis import Dropped, SynthesisService, Synthesiz
 from kokoro_server.text.languages import LANGUAGES
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.pronunciation import Lexicon, PronunciationError, written
-from kokoro_server.text.segmenter import SentenceSegmenter
+from kokoro_server.text.segmenter import Piece, SentenceSegmenter
 
 log = logging.getLogger("kokoro.session")
 
@@ -70,6 +70,7 @@ class _Sentence:
     sample_rate: int
     generation: int
     frame_ms: int = 0
+    ending: str = "end"  # what ended the piece (segmenter): picks the pause after its audio
     queued_at: float = field(default_factory=time.perf_counter)
     # Framing of the sentence queued right after this one, once it is (G.711 frame carry).
     next_framing: tuple[object, ...] | None = None
@@ -139,6 +140,7 @@ class Session:
         self.request_id: str | None = None
         self.lexicon: Lexicon | None = None  # from `start`; for sentences synthesized after it
         self.word_timestamps = False  # v1.1: a `words` message before each sentence's audio
+        self.pause_scale = 1.0  # from `start`: scales every pause the server adds (pacing.py)
         # sample_rate None: the format's default (24000 for pcm, 8000 for G.711, 48000 opus).
         self.defaults = Options(voice=default_voice, speed=1.0, format="pcm", frame_ms=0)
         # Markdown, emoji and control characters out before the segmenter (text/markdown.py).
@@ -275,6 +277,8 @@ class Session:
             self.request_id = msg.request_id or self.request_id
             if msg.emoji is not None:
                 self.markdown.emoji = msg.emoji
+            if msg.pause_scale is not None:
+                self.pause_scale = msg.pause_scale
             if msg.word_timestamps is not None:
                 await self._want_word_timestamps(msg.word_timestamps)
             return
@@ -344,18 +348,19 @@ class Session:
                 "audio is sent without them",
             )
 
-    def _enqueue_sentence(self, text: str, options: Options) -> None:
+    def _enqueue_sentence(self, piece: Piece, options: Options) -> None:
         assert options.voice and options.speed and options.format
         self.pending += 1
         self.utterance.sentences += 1
         sentence = _Sentence(
-            text,
+            str(piece),
             options.voice,
             options.speed,
             options.format,
             protocol.effective_rate(options),
             self.generation,
             frame_ms=options.frame_ms or 0,
+            ending=piece.ending,
         )
         if self.last_queued is not None:
             self.last_queued.next_framing = sentence.framing
@@ -419,6 +424,8 @@ class Session:
                     item.format,
                     item.sample_rate,
                     self.lexicon,
+                    ending=item.ending,
+                    pause_scale=self.pause_scale,
                     deadline=self.playback.deadline(time.perf_counter()),
                     owner=self,
                 )
@@ -534,6 +541,9 @@ class Session:
             synth_ms=result.synth_ms,
             encode_ms=result.encode_ms,
             audio_s=result.duration_s,
+            lead_cut_ms=result.lead_cut_ms,
+            pause_ms=result.pause_ms,
+            ending=item.ending,
             bytes=len(result.data),
         )
 

@@ -28,6 +28,7 @@ from kokoro_server.audio import encoding as audio
 from kokoro_server.config import Settings
 from kokoro_server.engine.model import KokoroEngine
 from kokoro_server.engine.model_files import locate
+from kokoro_server.engine.pacing import Pacing, pace
 from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.engine.word_times import WordTiming
 from kokoro_server.logs import fields
@@ -52,6 +53,8 @@ class Synthesized:
     started_at: float  # perf_counter when a worker thread picked it up
     frame_sizes: tuple[int, ...] = ()  # units a binary frame must not split (Ogg pages)
     words: tuple[WordTiming, ...] | None = None  # None: the model gives no durations
+    lead_cut_ms: float = 0.0  # the model's silence cut before the first sound (pacing.py)
+    pause_ms: float = 0.0  # the pause added after the piece
 
 
 def build_frontend(settings: Settings, vocab: dict[str, int]) -> TextFrontend:
@@ -115,6 +118,7 @@ class SynthesisService:
         self.capacity = CapacityMeter(settings.synth_workers)
         self._running: dict[Hashable, set[_Job]] = {}  # jobs in a worker now, by owner
         self.stopped_jobs = 0  # running jobs stopped by a cancel or hang-up (for tests)
+        self.pacing = Pacing.from_settings(settings)  # bad KOKORO_TRIM_*/PAUSE_* fail here
 
     @property
     def ready(self) -> bool:
@@ -167,6 +171,8 @@ class SynthesisService:
         fmt: str,
         rate: int,
         lexicon: Lexicon | None,
+        ending: str,
+        pause_scale: float,
         stop: StopSignal,
     ) -> Synthesized:
         assert self.engine is not None
@@ -174,7 +180,16 @@ class SynthesisService:
         # Only a session with its own lexicon passes one (test doubles take none).
         extra = {"lexicon": lexicon} if lexicon else {}
         speech = self.engine.synthesize_timed(text, voice, speed, stop=stop, **extra)
-        samples = speech.audio
+        paced = pace(
+            speech.audio,
+            speech.words,
+            self.pacing,
+            ending,
+            call_samples=speech.call_samples,
+            joins=speech.joins,
+            scale=pause_scale,
+        )
+        samples = paced.audio
         synthesized = time.perf_counter()
         stop.check()  # stopped after the last model call: nobody wants the encoding
         encoded = audio.encode(samples, fmt, rate)
@@ -186,7 +201,9 @@ class SynthesisService:
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),
             started_at=started,
-            words=speech.words,
+            words=paced.words,
+            lead_cut_ms=round(paced.lead_cut_ms, 1),
+            pause_ms=round(paced.pause_ms, 1),
         )
 
     async def synthesize(
@@ -198,11 +215,15 @@ class SynthesisService:
         rate: int,
         lexicon: Lexicon | None = None,
         *,
+        ending: str = "end",
+        pause_scale: float = 1.0,
         deadline: float | None = None,
         owner: Hashable | None = None,
     ) -> Synthesized:
         """Synthesize in a worker thread once the scheduler ranks this job first.
 
+        ending: what ended the piece (segmenter `Piece.ending`), which picks the pause added
+        after its trimmed audio; pause_scale: the session's `pause_scale`.
         deadline: perf_counter time by which the audio is needed (default: now).
         owner: the session; its jobs keep their order and `drop(owner)` removes them.
         Raises Dropped if the job is dropped before it runs.
@@ -210,7 +231,9 @@ class SynthesisService:
         await self.wait_ready()
         loop = asyncio.get_running_loop()
         job = _Job(
-            lambda stop: self._run(text, voice, speed, fmt, rate, lexicon, stop),
+            lambda stop: self._run(
+                text, voice, speed, fmt, rate, lexicon, ending, pause_scale, stop
+            ),
             loop.create_future(),
             loop,
             object() if owner is None else owner,

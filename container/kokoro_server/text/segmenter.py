@@ -65,6 +65,15 @@ No released piece exceeds ``max_chars`` characters (code points). A piece whose 
 limit (preferring one in the second half of the window), else at the last whitespace, else
 hard at ``max_chars`` (never between a base character and its combining marks).
 
+What ended a piece
+------------------
+Every released piece is a ``Piece``: a ``str`` with an ``ending`` that says what ended it,
+so the server can pause as a reader would (audio/pacing.py): ``sentence`` (``.``, ``!``,
+``…``, CJK terminators), ``question`` (a run holding ``?``/``？``), ``paragraph`` (a line
+break, or a terminator followed by one: paragraphs and list items), ``clause`` (a first
+clause, or a long piece cut at a clause boundary), ``hard`` (a long piece cut at a space or
+inside a word), ``end`` (the unterminated tail a ``flush`` released).
+
 Cost: each ``feed`` scans only the unreleased tail from the first undecided position, and a
 pending lookahead (e.g. a long whitespace run after a period) is resumed, not rescanned, so
 feeding is linear in the text length. The unreleased tail holds at most ``max_chars``
@@ -120,10 +129,27 @@ _NUMBER_PREFIXES = frozenset(
 _FINAL_INITIALISMS = frozenset({"a.m", "p.m", "b.c", "a.d", "b.c.e", "c.e"})
 
 
+ENDINGS = ("sentence", "question", "paragraph", "clause", "hard", "end")
+
+
+class Piece(str):
+    """A released piece of text (a plain ``str``) that knows what ended it (``ENDINGS``)."""
+
+    ending: str
+
+    def __new__(cls, text: str, ending: str) -> Piece:
+        if ending not in ENDINGS:
+            raise ValueError(f"ending must be one of {', '.join(ENDINGS)}, got {ending!r}")
+        piece = super().__new__(cls, text)
+        piece.ending = ending
+        return piece
+
+
 class _Verdict(NamedTuple):
     kind: int  # _NO, _YES or _WAIT
     end: int  # where the piece ends (exclusive); for _WAIT the smallest possible end
     resume: int  # where scanning / the next piece continues
+    ending: str = "sentence"  # what ends the piece when kind is _YES
 
 
 _NO, _YES, _WAIT = 0, 1, 2
@@ -185,7 +211,7 @@ class SentenceSegmenter:
         """Characters held back (received but not yet released)."""
         return len(self._buf)
 
-    def feed(self, delta: str) -> list[str]:
+    def feed(self, delta: str) -> list[Piece]:
         """Append a text delta; return the pieces whose end is now certain (maybe none)."""
         if not isinstance(delta, str):
             raise TypeError(f"delta must be a str, got {type(delta).__name__}")
@@ -198,7 +224,7 @@ class SentenceSegmenter:
             self._content_end = base + content
         return self._take(eof=False)
 
-    def flush(self) -> list[str]:
+    def flush(self) -> list[Piece]:
         """Release everything buffered, treating it as the end of the text; new utterance."""
         pieces = self._take(eof=True)
         self.reset()
@@ -213,13 +239,13 @@ class SentenceSegmenter:
 
     # -- scanning -------------------------------------------------------------------------
 
-    def _take(self, *, eof: bool) -> list[str]:
-        pieces: list[str] = []
+    def _take(self, *, eof: bool) -> list[Piece]:
+        pieces: list[Piece] = []
         while self._buf:
             cut = self._next_cut(eof)
             if cut is None:
                 break
-            end, resume = cut
+            end, resume, ending = cut
             buf = self._buf
             piece = buf[:end].strip()
             rest = buf[resume:]
@@ -227,12 +253,12 @@ class SentenceSegmenter:
             self._content_end = max(0, self._content_end - resume - (len(rest) - len(self._buf)))
             self._forget_scan()
             if piece:
-                pieces.append(piece)
+                pieces.append(Piece(piece, ending))
                 self._first = False
         return pieces
 
-    def _next_cut(self, eof: bool) -> tuple[int, int] | None:
-        """Return (end, resume) of the next piece if it is certain now, else None."""
+    def _next_cut(self, eof: bool) -> tuple[int, int, str] | None:
+        """Return (end, resume, ending) of the next piece if it is certain now, else None."""
         buf = self._buf
         limit = self._max
         if self._word_at < 0:
@@ -256,18 +282,18 @@ class SentenceSegmenter:
                 return self._long_cut() if verdict.end > limit else None
             if len(buf[: verdict.end].rstrip()) > limit:
                 return self._long_cut()
-            return verdict.end, verdict.resume
+            return verdict.end, verdict.resume, verdict.ending
         if self._content_end > limit:
             # No boundary can come before the limit any more.
             return self._long_cut()
         if eof:
-            return len(buf), len(buf)
+            return len(buf), len(buf), "end"
         return None
 
     def _judge(self, buf: str, i: int, first_word: int, eof: bool) -> _Verdict:
         ch = buf[i]
         if ch in _LINE_BREAKS:
-            return _Verdict(_YES if first_word < i else _NO, i, i + 1)
+            return _Verdict(_YES if first_word < i else _NO, i, i + 1, "paragraph")
         if ch in _TERMINATORS:
             return self._judge_terminator(buf, i, first_word, eof)
         return self._judge_clause(buf, i, first_word, eof)
@@ -276,14 +302,15 @@ class SentenceSegmenter:
         n = len(buf)
         j = _skip(buf, i, _TERMINATORS)
         k = _skip(buf, j, _CLOSERS)
+        run = buf[i:j]
+        ending = "question" if "?" in run or "？" in run or "⁇" in run else "sentence"
         if k == n:
             # A further terminator, closer or the next character decides.
-            return _Verdict(_YES, k, k) if eof else _Verdict(_WAIT, k, i)
+            return _Verdict(_YES, k, k, ending) if eof else _Verdict(_WAIT, k, i)
         if first_word >= i:
             return _Verdict(_NO, k, k)  # nothing speakable before it
-        run = buf[i:j]
         if any(c in _CJK_TERMINATORS for c in run) or (i > 0 and _is_cjk(buf[i - 1])):
-            return _Verdict(_YES, k, k)
+            return _Verdict(_YES, k, k, "paragraph" if buf[k] in _LINE_BREAKS else ending)
         if not buf[k].isspace():
             return _Verdict(_NO, k, k)  # 3.14, v1.2.3, example.com, "Stop."Then
         # Resume the whitespace scan where the last wait on this candidate left it.
@@ -292,16 +319,16 @@ class SentenceSegmenter:
             m = k
         while m < n and buf[m].isspace():
             if buf[m] in _LINE_BREAKS:
-                return _Verdict(_YES, k, k)
+                return _Verdict(_YES, k, k, "paragraph")
             m += 1
         self._ws_wait = (i, m)
         o = m
         while o < n and o - m < _MAX_OPENERS and buf[o] in _OPENERS:
             o += 1
         if o == n:
-            return _Verdict(_YES, k, k) if eof else _Verdict(_WAIT, k, i)
+            return _Verdict(_YES, k, k, ending) if eof else _Verdict(_WAIT, k, i)
         if self._ends_sentence(buf, i, run, buf[o]):
-            return _Verdict(_YES, k, k)
+            return _Verdict(_YES, k, k, ending)
         return _Verdict(_NO, k, k)
 
     @staticmethod
@@ -338,18 +365,18 @@ class SentenceSegmenter:
         k = _skip(buf, j, _CLOSERS)
         if k == n:
             # The dash run, the closers or the following character are still to come.
-            return _Verdict(_YES, k, k) if eof else _Verdict(_WAIT, k, i)
+            return _Verdict(_YES, k, k, "clause") if eof else _Verdict(_WAIT, k, i)
         if ch in _DASHES and set(buf[i:j]) == {"-"} and (i == 0 or not buf[i - 1].isspace()):
             return _Verdict(_NO, j, j)  # a hyphen glued to its word: "well-known", "pre- and"
         if first_word >= i or len(buf[:i].rstrip()) < self._min_clause:
             return _Verdict(_NO, j, j)
         if ch in _CJK_CLAUSE_MARKS or buf[k].isspace():
-            return _Verdict(_YES, k, k)
+            return _Verdict(_YES, k, k, "clause")
         return _Verdict(_NO, k, k)  # 10:30, 1,000
 
     # -- long pieces ----------------------------------------------------------------------
 
-    def _long_cut(self) -> tuple[int, int]:
+    def _long_cut(self) -> tuple[int, int, str]:
         """Cut the buffer (longer than max_chars up to its first boundary) inside the limit."""
         buf = self._buf
         limit = self._max
@@ -357,18 +384,18 @@ class SentenceSegmenter:
         clause_ends = [end for end in self._clause_ends(buf, limit) if end <= limit]
         late = [end for end in clause_ends if end * 2 >= limit]
         if late:
-            return late[-1], late[-1]
+            return late[-1], late[-1], "clause"
         space = next((p for p in range(min(limit, n - 1), 0, -1) if buf[p].isspace()), 0)
         if space * 2 >= limit:
-            return space, space
+            return space, space, "hard"
         if clause_ends:
-            return clause_ends[-1], clause_ends[-1]
+            return clause_ends[-1], clause_ends[-1], "clause"
         if space:
-            return space, space
+            return space, space, "hard"
         cut = limit
         while cut > 1 and unicodedata.combining(buf[cut]):
             cut -= 1
-        return cut, cut
+        return cut, cut, "hard"
 
     @staticmethod
     def _clause_ends(buf: str, limit: int) -> list[int]:
