@@ -6,7 +6,7 @@ same token rate, same tokens. Two paths, run interleaved after a warm-up:
 - `agent stream`: the voice agent (`python -m voice_agent`, replay text source) in `stream`
   mode, measured at its caller over HTTP/SSE from the request (bench/agent_ttfa.py's way).
 - `pipecat`: a Pipecat pipeline (examples/pipecat_bot.py: scripted LLM stand-in ->
-  KokoroWebsocketTTSService -> recorder), measured from the stand-in's first moment to the
+  KokoroWebSocketTTSService -> recorder), measured from the stand-in's first moment to the
   first audio frame at the end of the pipeline. Its session is open before the turn, as a
   bot's long-lived session is; the agent opens its TTS session inside the request.
 
@@ -63,7 +63,7 @@ def tts_and_agent(rate: float, log_dir: Path) -> Iterator[tuple[str, str]]:
 def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
     from devkit import agent_client as client
     from examples.pipecat_bot import run_bot
-    from pipecat_kokoro import KokoroWebsocketTTSService
+    from pipecat_kokoro import KokoroWebSocketTTSService
     from voice_agent.llm import DEFAULT_REPLAY_ANSWER, replay_tokens
 
     tokens = replay_tokens(DEFAULT_REPLAY_ANSWER)
@@ -75,7 +75,7 @@ def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
         return {"ttfa_s": result.first_audio_ms / 1000, "total_s": (result.total_ms or 0) / 1000}
 
     async def pipecat() -> Sample:
-        tts = KokoroWebsocketTTSService(url=tts_url)
+        tts = KokoroWebSocketTTSService(url=tts_url)
         result = await run_bot(tts, DEFAULT_REPLAY_ANSWER, tokens_per_s=rate, tokens=tokens)
         return {"ttfa_s": result.ttfa_s, "total_s": result.last_audio_s}
 

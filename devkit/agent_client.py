@@ -22,12 +22,12 @@ from typing import Any
 
 import httpx
 from httpx_sse import aconnect_sse
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
+from kokoro_stream.region import region_from_env
 from websockets.asyncio.client import connect
 
 from devkit.sse import iter_sse_data
 from devkit.wav import wav_frames, write_wav
-from voice_agent.settings import region_from_env
-from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 
 @dataclass

@@ -21,6 +21,9 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
+
 from .conversation import NO_HISTORY, History
 from .events import (
     AgentEvent,
@@ -34,8 +37,6 @@ from .events import (
 from .llm import TextSource
 from .payload import Invocation, tts_sample_rate
 from .speakable import SpeakableFilter
-from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
-from .tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
 
 # TTS errors after which no sentence of this invocation can succeed: end it at once.
 FATAL_TTS_CODES = frozenset({"unknown_voice", "bad_parameter"})

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+from kokoro_stream.websocket import WebSocketTts
+
 from tests.support.fake_tts import FakeTtsServer
 from voice_agent.conversation import NO_HISTORY, History
 from voice_agent.events import AudioEvent
@@ -12,7 +14,6 @@ from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.payload import Invocation
 from voice_agent.pipeline import VoicePipeline
 from voice_agent.speakable import speakable
-from voice_agent.tts.websocket import WebSocketTts
 
 ANSWER = "**Sure.** Your order shipped today. It arrives on Thursday! Anything else?"
 LONG = "Hi. " + "More words keep coming. " * 40  # seconds of text after the first sentence
