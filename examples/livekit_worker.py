@@ -60,7 +60,8 @@ async def entrypoint(ctx: JobContext) -> None:
 
 @dataclass
 class Spoken:
-    ttfa_s: float
+    ttfa_s: float  # from the first token to the first audio
+    last_audio_s: float  # ... to the last audio
     audio_s: float
     words: list[tuple[str, float]] = field(default_factory=list)  # (text, start s)
     wav: Path | None = None
@@ -87,9 +88,11 @@ async def speak(
     feeder = asyncio.create_task(feed())
     pcm = bytearray()
     first: float | None = None
+    last = started
     words: list[tuple[str, float]] = []
     async for audio in stream:
-        first = first or time.perf_counter()
+        last = time.perf_counter()
+        first = first or last
         pcm.extend(bytes(audio.frame.data))
         for word in audio.frame.userdata.get(USERDATA_TIMED_TRANSCRIPT, []):
             words.append((str(word), float(word.start_time)))
@@ -104,7 +107,7 @@ async def speak(
             wav.setsampwidth(2)
             wav.setframerate(tts.sample_rate)
             wav.writeframes(bytes(pcm))
-    return Spoken(first - started, len(pcm) / (2 * tts.sample_rate), words, out)
+    return Spoken(first - started, last - started, len(pcm) / (2 * tts.sample_rate), words, out)
 
 
 @contextmanager

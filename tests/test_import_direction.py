@@ -1,6 +1,7 @@
-"""Dependencies point one way: kokoro_server, voice_agent <- devkit <- demo, bench, smoke,
-playground, tests; stacks, devkit <- fetch_weights; the Pipecat package (pipecat_kokoro) imports
-none of them, and its example bot only devkit.
+"""Dependencies point one way: kokoro_stream (the one protocol client) <- voice_agent,
+pipecat_kokoro, the LiveKit plugin; kokoro_server, voice_agent <- devkit <- demo, bench, smoke,
+playground, tests; stacks, devkit <- fetch_weights; kokoro_stream and the integrations import
+nothing else of this repository, and the example bots only devkit.
 
 The two runtime packages ship in separate images, so neither imports the other, nor any
 tool package; devkit imports no consumer of its own. The smoke check (run from .venv after a
@@ -25,7 +26,9 @@ PACKAGES = {
     "playground": REPO_ROOT / "playground",
     "fetch_weights": REPO_ROOT / "fetch_weights",
     "bench": REPO_ROOT / "bench",
+    "kokoro_stream": REPO_ROOT / "clients" / "kokoro_stream" / "src" / "kokoro_stream",
     "pipecat_kokoro": REPO_ROOT / "integrations" / "pipecat" / "src" / "pipecat_kokoro",
+    "livekit_plugin": REPO_ROOT / "integrations" / "livekit" / "src",
     "examples": REPO_ROOT / "examples",
 }
 TOOLS = {
@@ -53,8 +56,10 @@ FORBIDDEN = {
     "fetch_weights": TOOLS - {"fetch_weights", "stacks", "devkit"}
     | {"kokoro_server", "voice_agent"},
     "bench": TOOLS - {"bench", "devkit", "examples"},
-    # Published on its own: nothing of this repository, only its own declared dependencies.
+    # Published on their own: kokoro_stream and their declared dependencies, nothing else.
+    "kokoro_stream": TOOLS | {"kokoro_server", "voice_agent", "pipecat_kokoro"},
     "pipecat_kokoro": TOOLS | {"kokoro_server", "voice_agent"},
+    "livekit_plugin": TOOLS | {"kokoro_server", "voice_agent", "pipecat_kokoro"},
     "examples": TOOLS - {"examples", "devkit"} | {"kokoro_server", "voice_agent"},
 }
 
