@@ -453,7 +453,7 @@ class KokoroStreamTTSService(TTSService):
         if self._disconnecting:
             return
         await self._report_error(
-            f"Kokoro session on {self._description} lost: {reason}", category, None
+            f"Kokoro session lost on {self._description}: {reason}", category, None
         )
         await self._call_event_handler("on_disconnected")
         if self._reconnect_task is None or self._reconnect_task.done():
