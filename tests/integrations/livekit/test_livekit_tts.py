@@ -7,6 +7,7 @@ LiveKit produced with what the server said.
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 from typing import Any
 
@@ -17,13 +18,17 @@ from livekit.agents.tts import SynthesizedAudio, TTSError
 from livekit.agents.types import USERDATA_TIMED_TRANSCRIPT
 from livekit.plugins import kokoro_sagemaker
 
-from tests.support.pipecat_pipeline import llm_deltas
 from tests.support.pipecat_session_tap import SessionTap
 
 pytestmark = pytest.mark.model
 
 ANSWER = "Thanks for calling back. Your order shipped this morning."
 NO_RETRY = APIConnectOptions(max_retry=0, timeout=30.0)
+
+
+def llm_deltas(text: str) -> list[str]:
+    """LLM-sized deltas: each word with its leading space."""
+    return re.findall(r"\s*\S+", text)
 
 
 def free_port() -> int:
