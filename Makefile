@@ -11,18 +11,21 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent/requirements.txt \
-	pyproject.toml container/pyproject.toml agent/pyproject.toml integrations/pipecat/pyproject.toml
+	pyproject.toml container/pyproject.toml agent/pyproject.toml clients/kokoro_stream/pyproject.toml \
+	integrations/pipecat/pyproject.toml integrations/livekit/pyproject.toml
 
-.PHONY: setup demo demo-agent demo-pipecat playground playground-screenshots weights test test-fast lint \
-	format synth deploy smoke cleanup clean lock soak bench bench-quick speech-eval frontend-bench
+.PHONY: setup demo demo-agent demo-pipecat demo-livekit tts-server test-frameworks playground \
+	playground-screenshots weights test test-fast lint format synth deploy smoke cleanup clean lock soak \
+	bench bench-quick speech-eval frontend-bench
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
-	@echo "==> installing this repository's packages (editable): kokoro_server, voice_agent, pipecat_kokoro, the rest"
-	$(VENV)/bin/pip install --quiet -e ./container -e ./agent -e ./integrations/pipecat -e .
+	@echo "==> installing this repository's packages (editable): kokoro_server, kokoro_stream, voice_agent, the Pipecat and LiveKit integrations, the rest"
+	$(VENV)/bin/pip install --quiet --no-deps -e ./clients/kokoro_stream -e ./integrations/pipecat -e ./integrations/livekit
+	$(VENV)/bin/pip install --quiet -e ./container -e ./agent -e .
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
@@ -51,6 +54,19 @@ demo-agent: $(STAMP)
 # The same kind of answer through a Pipecat pipeline with the Kokoro TTS service (docs/pipecat.md).
 demo-pipecat: $(STAMP)
 	$(PY) -m examples.pipecat_bot
+
+# ... and through the LiveKit Agents plugin's stream (docs/livekit.md).
+demo-livekit: $(STAMP)
+	$(PY) -m examples.livekit_worker speak
+
+# The Kokoro server alone on 127.0.0.1:8080 (real model, CPU), for the docs' copy-paste bots.
+tts-server: $(STAMP)
+	KOKORO_HOST=127.0.0.1 KOKORO_PORT=8080 $(PY) container/serve
+
+# Each integration's tests with its framework at the newest and at the lowest version its
+# range allows, in fresh virtual environments beside the framework's AWS extras (uv, pip cache).
+test-frameworks: $(STAMP)
+	$(PY) -m tests.support.framework_venvs $(ARGS)
 
 # The official fp32 weights and English voices that the CDK app deploys (stacks/weights_manifest.json),
 # sha256-checked and resumable, into ~/.cache/kokoro-voice-agent/weights (KOKORO_WEIGHTS_CACHE);

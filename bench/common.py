@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kokoro_stream.base import TtsTransport
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
+
 from bench.tables import print_tables
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR, REPO_ROOT
@@ -33,8 +36,6 @@ from devkit.tts_client import (
     synthesize_once,
     websocket_transport,
 )
-from voice_agent.tts.base import TtsTransport
-from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
 SERVER_LOG = OUT_DIR / "bench-server.log"
@@ -130,7 +131,7 @@ def sagemaker_transport(endpoint_name: str | None, region: str | None) -> Any:
     """
     if not endpoint_name:
         raise BenchError("--transport sagemaker needs --endpoint-name NAME")
-    from voice_agent.tts.sagemaker import SageMakerBidiTts
+    from kokoro_stream.sagemaker import SageMakerBidiTts
 
     return SageMakerBidiTts(endpoint_name, region=region)
 

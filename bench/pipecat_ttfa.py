@@ -1,12 +1,19 @@
-"""Benchmark: time to first audio through Pipecat vs through this project's voice agent.
+"""Benchmark: time to first audio through Pipecat and LiveKit vs the bare client and the agent.
 
 Same Kokoro server (real model, CPU, loopback), same text (the agent's replayed answer),
-same token rate, same tokens. Two paths, run interleaved after a warm-up:
+same token rate, same tokens. Paths, run interleaved after a warm-up:
+
+- `bare client`: kokoro_stream's WebSocket session alone (the one protocol client both
+  integrations use), tokens sent at the rate, `close`; from the first token to the first
+  audio frame. Its session is open before the clock starts, like a Pipecat bot's.
+- `livekit`: the LiveKit plugin's `SynthesizeStream` (examples/livekit_worker.py `speak`)
+  fed the tokens; from the first token to the first SynthesizedAudio. A LiveKit stream
+  opens its own session, inside the measured time.
 
 - `agent stream`: the voice agent (`python -m voice_agent`, replay text source) in `stream`
   mode, measured at its caller over HTTP/SSE from the request (bench/agent_ttfa.py's way).
 - `pipecat`: a Pipecat pipeline (examples/pipecat_bot.py: scripted LLM stand-in ->
-  KokoroWebsocketTTSService -> recorder), measured from the stand-in's first moment to the
+  KokoroWebSocketTTSService -> recorder), measured from the stand-in's first moment to the
   first audio frame at the end of the pipeline. Its session is open before the turn, as a
   bot's long-lived session is; the agent opens its TTS session inside the request.
 
@@ -64,7 +71,7 @@ def tts_and_agent(rate: float, log_dir: Path) -> Iterator[tuple[str, str]]:
 def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
     from devkit import agent_client as client
     from examples.pipecat_bot import run_bot
-    from pipecat_kokoro import KokoroWebsocketTTSService
+    from pipecat_kokoro import KokoroWebSocketTTSService
     from voice_agent.llm import DEFAULT_REPLAY_ANSWER, replay_tokens
 
     tokens = replay_tokens(DEFAULT_REPLAY_ANSWER)
@@ -81,7 +88,7 @@ def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
         }
 
     async def pipecat() -> Sample:
-        tts = KokoroWebsocketTTSService(url=tts_url)
+        tts = KokoroWebSocketTTSService(url=tts_url)
         result = await run_bot(tts, DEFAULT_REPLAY_ANSWER, tokens_per_s=rate, tokens=tokens)
         return {
             "ttfa_s": result.ttfa_s,
@@ -89,7 +96,53 @@ def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
             "total_s": result.last_audio_s,
         }
 
-    return {"agent stream": agent_stream, "pipecat": pipecat}
+    async def bare_client() -> Sample:
+        import time
+
+        from kokoro_stream import TtsAudio, TtsControl
+        from kokoro_stream.websocket import WebSocketTts
+
+        session = await WebSocketTts(tts_url).open_session(None, "pcm", 24000)
+        started = time.perf_counter()
+
+        async def feed() -> None:
+            for i, token in enumerate(tokens):
+                await asyncio.sleep(max(0.0, started + (i + 1) / rate - time.perf_counter()))
+                await session.send_text(token)
+            await session.close()
+
+        feeder = asyncio.create_task(feed())
+        first = last = None
+        async for event in session.events():
+            if isinstance(event, TtsAudio):
+                last = time.perf_counter()
+                first = first or last
+            elif isinstance(event, TtsControl) and event.type == "session_end":
+                break
+        await feeder
+        await session.aclose()
+        if first is None or last is None:
+            raise BenchError("the bare client got no audio")
+        return {"ttfa_s": first - started, "total_s": last - started}
+
+    async def livekit() -> Sample:
+        from livekit.plugins import kokoro_sagemaker
+
+        from examples.livekit_worker import speak
+
+        tts = kokoro_sagemaker.TTS.websocket(tts_url)
+        try:
+            spoken = await speak(tts, DEFAULT_REPLAY_ANSWER, tokens_per_s=rate)
+        finally:
+            await tts.aclose()
+        return {"ttfa_s": spoken.ttfa_s, "total_s": spoken.last_audio_s}
+
+    return {
+        "bare client": bare_client,
+        "pipecat": pipecat,
+        "livekit": livekit,
+        "agent stream": agent_stream,
+    }
 
 
 def analyse(samples: dict[str, list[Sample]]) -> list[dict[str, Any]]:
@@ -126,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     table = timing_table(
-        f"Time to first audio, Pipecat vs the voice agent ({args.rate:g} tokens/s)",
+        f"Time to first audio: bare client, Pipecat, LiveKit, the voice agent "
+        f"({args.rate:g} tokens/s)",
         analyse(samples),
     )
     print()

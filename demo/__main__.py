@@ -13,13 +13,14 @@ import argparse
 import asyncio
 from pathlib import Path
 
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
+
 from devkit import local_weights
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR, REPO_ROOT
 from devkit.text import PARAGRAPH, llm_deltas
 from devkit.tts_client import stream_session, websocket_transport
 from devkit.wav import write_wav
-from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 PARAGRAPH_JA = Path(__file__).with_name("paragraph_ja.txt")
 

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
+from kokoro_stream.region import region_from_env
 from websockets.asyncio.client import connect
 
 from devkit.agent_events import (
@@ -30,8 +32,6 @@ from devkit.agent_events import (
     ws_events,
 )
 from devkit.wav import wav_frames, write_wav
-from voice_agent.settings import region_from_env
-from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE
 
 
 @dataclass

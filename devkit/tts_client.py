@@ -1,6 +1,6 @@
 """The TTS client of the demo and the benchmarks, with timings.
 
-Streams go through the agent's own transports (`voice_agent.tts`: WebSocket to a container,
+Streams go through the agent's own transports (`kokoro_stream`: WebSocket to a container,
 or SageMaker's bidirectional stream), so there is one protocol reader on the client side and
 a deployed-endpoint number measures the production client. One-shot synthesis (the batch
 baseline) is POST /invocations, or InvokeEndpoint on SageMaker.
@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kokoro_stream.base import ProtocolMessages, TtsAudio, TtsControl, TtsFailure, TtsTransport
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
+from kokoro_stream.websocket import WebSocketTts
+
 from devkit.text import deltas_at
-from voice_agent.tts.base import ProtocolMessages, TtsAudio, TtsControl, TtsFailure, TtsTransport
-from voice_agent.tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
-from voice_agent.tts.websocket import WebSocketTts
 
 WS_PATH = "/invocations-bidirectional-stream"
 

@@ -42,7 +42,7 @@ from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.services.tts_service import TTSService
 from pipecat.workers.runner import WorkerRunner
 
-from pipecat_kokoro import KokoroSageMakerTTSService, KokoroWebsocketTTSService
+from pipecat_kokoro import KokoroSageMakerTTSService, KokoroWebSocketTTSService
 
 ANSWER = (
     "Thanks for calling back about your order. It shipped this morning and should arrive "
@@ -146,9 +146,10 @@ async def run_bot(
         await recorder.done.wait()
         await worker.queue_frame(EndFrame())
 
-    @worker.event_handler("on_pipeline_started")
     async def speak(worker: Any, frame: Frame) -> None:
         tasks.append(asyncio.create_task(reply_then_end()))
+
+    worker.add_event_handler("on_pipeline_started", speak)
 
     runner = WorkerRunner(handle_sigint=False)
     await runner.add_workers(worker)
@@ -173,7 +174,7 @@ def kokoro_tts(args: argparse.Namespace, url: str | None) -> TTSService:
         return KokoroSageMakerTTSService(
             endpoint_name=args.sagemaker_endpoint, region=args.region, voice=args.voice
         )
-    return KokoroWebsocketTTSService(url=url or args.url, voice=args.voice)
+    return KokoroWebSocketTTSService(url=url or args.url, voice=args.voice)
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kokoro_stream.messages import SPEED_RANGE
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -27,7 +28,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from playground.targets import SESSION_ID, AgentTarget, TargetError
-from voice_agent.tts.messages import SPEED_RANGE
 
 STATIC_DIR = Path(__file__).with_name("static")
 LOOPBACK_NAMES = ["127.0.0.1", "localhost"]

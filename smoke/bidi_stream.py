@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kokoro_stream.base import TtsAudio, TtsControl, TtsEvent, TtsFailure, TtsTransport
+
 from smoke.diagnosis import (
     Call,
     Diagnosis,
@@ -28,7 +30,6 @@ from smoke.diagnosis import (
     stream_not_opened,
 )
 from smoke.result import CheckResult, elapsed_ms, failed
-from voice_agent.tts.base import TtsAudio, TtsControl, TtsEvent, TtsFailure, TtsTransport
 
 NAME = "bidi-stream"
 SENTENCES = "This is the smoke check. A second sentence follows."

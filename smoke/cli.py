@@ -125,7 +125,7 @@ def build_plan(args: argparse.Namespace, env: dict[str, str]) -> Plan:
 
 def sagemaker_transport(endpoint_name: str, region: str) -> Any:
     """The agent's production transport (imported here: it loads the HTTP/2 SDK)."""
-    from voice_agent.tts.sagemaker import SageMakerBidiTts
+    from kokoro_stream.sagemaker import SageMakerBidiTts
 
     return SageMakerBidiTts(endpoint_name, region=region)
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from botocore.exceptions import NoCredentialsError, PartialCredentialsError
-
-from voice_agent.aws_credentials import AwsCredentialsError
+from kokoro_stream.aws_credentials import AwsCredentialsError
 
 
 class Cause(StrEnum):

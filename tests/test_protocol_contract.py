@@ -1,8 +1,9 @@
 """Contract of session protocol v1 between the two images: every server message builder
 (kokoro_server.serving.protocol) round-trips through the agent's client decoders (the WebSocket
 text-frame decoder and the SageMaker response-stream decoder), and both sides name the same
-message types and the same default sample rate. The two packages share no import, so this
-test is where they meet; so does the Pipecat package's own client side."""
+message types and the same default sample rate. The server and the one client library
+(kokoro_stream, used by the agent, devkit and both framework integrations) share no import,
+so this test is where they meet."""
 
 from __future__ import annotations
 
@@ -14,13 +15,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponsePayloadPart,
     ResponseStreamEventPayloadPart,
 )
-
-from kokoro_server.audio.encoding import RATES
-from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, SAMPLE_RATE
-from kokoro_server.serving import protocol
-from kokoro_server.serving.messages import ClientType, ServerType
-from pipecat_kokoro import protocol as pipecat_protocol
-from voice_agent.tts.base import (
+from kokoro_stream.base import (
     FrameDecoder,
     TtsAudio,
     TtsControl,
@@ -28,13 +23,22 @@ from voice_agent.tts.base import (
     TtsWords,
     start_message,
 )
-from voice_agent.tts.messages import (
+from kokoro_stream.messages import (
     DEFAULT_SAMPLE_RATE,
+    SERVER_SAMPLE_RATES,
     SPEED_RANGE,
     ClientMessageType,
     ServerMessageType,
+    control_message,
+    keepalive_message,
+    text_message,
 )
-from voice_agent.tts.sagemaker import decode_response_stream
+from kokoro_stream.sagemaker import decode_response_stream
+
+from kokoro_server.audio.encoding import RATES
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, SAMPLE_RATE
+from kokoro_server.serving import protocol
+from kokoro_server.serving.messages import ClientType, ServerType
 
 # One sample of every server message, built by the server's own builders.
 BUILT = {
@@ -147,28 +151,12 @@ def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
     assert protocol.parse_message(start_message(None, "pcm", 24000), 100).options.speed is None
 
 
-# The Pipecat package (integrations/pipecat) is the third client: it ships on its own, so it
-# spells the protocol out itself; here it meets the server's builders and parser.
+# The builders the framework integrations send with (kokoro_stream.messages).
 
 
-@pytest.mark.parametrize("kind", [k for k in ServerType if k != ServerType.WORDS], ids=str)
-def test_pipecat_decoder_reads_each_server_message(kind: ServerType) -> None:
-    control = pipecat_protocol.decode_text_frame(BUILT[kind])
-    assert control.type == kind.value
-    assert control.message == json.loads(BUILT[kind])
-
-
-def test_pipecat_reads_the_servers_words() -> None:
-    control = pipecat_protocol.decode_text_frame(BUILT[ServerType.WORDS])
-    words = pipecat_protocol.words_of(control)
-    assert [(w.text, w.start_s, w.end_s) for w in words] == [
-        (w.text, w.start_ms / 1000, w.end_ms / 1000) for w in WORDS.words
-    ]
-
-
-def test_the_servers_parser_accepts_what_pipecat_sends() -> None:
+def test_the_servers_parser_accepts_every_client_builder() -> None:
     start = protocol.parse_message(
-        pipecat_protocol.start_message(voice="jf_alpha", speed=1.2, sample_rate=16000), 100
+        start_message("jf_alpha", "pcm", 16000, word_timestamps=True, speed=1.2), 100
     )
     assert start.type == ClientType.START and start.word_timestamps is True
     assert (start.options.voice, start.options.speed, start.options.format) == (
@@ -177,12 +165,35 @@ def test_the_servers_parser_accepts_what_pipecat_sends() -> None:
         "pcm",
     )
     assert start.options.sample_rate == 16000
-    text = protocol.parse_message(pipecat_protocol.text_message("Hi."), 100)
+    text = protocol.parse_message(text_message("Hi."), 100)
     assert (text.type, text.text) == (ClientType.TEXT, "Hi.")
     for kind in ("flush", "cancel", "close"):
-        assert protocol.parse_message(pipecat_protocol.control_message(kind), 100).type == kind
+        assert protocol.parse_message(control_message(kind), 100).type == kind
+    with pytest.raises(ValueError, match="field-less"):
+        control_message("text")
 
 
-def test_pipecat_asks_only_for_rates_the_server_produces() -> None:
-    assert set(pipecat_protocol.SERVER_SAMPLE_RATES) == set(RATES["pcm"])
-    assert pipecat_protocol.NATIVE_SAMPLE_RATE == SAMPLE_RATE
+def test_the_keepalive_is_a_start_that_changes_nothing() -> None:
+    keepalive = protocol.parse_message(keepalive_message(), 100)
+    assert keepalive.type == ClientType.START
+    assert keepalive.word_timestamps is None and keepalive.lexicon is None
+    assert keepalive.options == protocol.parse_message({"type": "start"}, 100).options
+    assert all(v is None for v in vars(keepalive.options).values()), keepalive.options
+
+
+def test_clients_ask_only_for_rates_the_server_produces() -> None:
+    assert set(SERVER_SAMPLE_RATES) == set(RATES["pcm"])
+    assert DEFAULT_SAMPLE_RATE == SAMPLE_RATE
+
+
+def test_a_non_fatal_sentence_error_reaches_the_client_with_index_and_text() -> None:
+    built = protocol.error("internal", "synthesis failed", fatal=False)
+    message = json.loads(built)
+    message.update(index=2, text="This one.")
+    control = FrameDecoder().text(json.dumps(message))
+    assert isinstance(control, TtsControl)
+    assert (control.get("index"), control.get("text"), control.get("fatal")) == (
+        2,
+        "This one.",
+        False,
+    )

@@ -17,10 +17,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from typing import Literal
+from typing import Any, Literal
 
-from .tts.base import TtsControl, TtsEvent, TtsFailure, TtsSession
-from .tts.messages import ServerMessageType
+from kokoro_stream.base import TtsControl, TtsEvent, TtsFailure, TtsSession
+from kokoro_stream.messages import ServerMessageType
 
 log = logging.getLogger("voice_agent.admission")
 
@@ -40,6 +40,7 @@ def refused(exc: BaseException) -> bool:
 class _NotOpen:
     """Stands in for the session until the first open succeeds (never used for I/O)."""
 
+    async def send(self, message: dict[str, Any]) -> None: ...
     async def send_text(self, text: str) -> None: ...
     async def flush(self) -> None: ...
     async def cancel(self) -> None: ...
@@ -99,6 +100,12 @@ class AdmittedSession:
                 if not refused(exc) or not waiter._patient():
                     raise
                 await waiter._back_off(repr(exc))
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """A raw protocol message (e.g. a keepalive) to the session of the moment; not kept
+        for replay: only text, flush and close are what a reopened session must hear."""
+        async with self._lock:
+            await self._inner.send(message)
 
     async def send_text(self, text: str) -> None:
         await self._send("text", text)

@@ -20,6 +20,7 @@ from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
 from bedrock_agentcore.runtime.context import RequestContext
+from kokoro_stream.base import TtsTransport
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.websockets import WebSocket
@@ -30,8 +31,8 @@ from .llm import TextSource
 from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
 from .settings import VOICE_PAUSED_MESSAGE, AgentSettings
-from .tts.base import TtsTransport
 from .turns import Interruption, answer_turn
+from .wiring import tts_transport
 from .ws_connection import serve_connection
 
 log = logging.getLogger("voice_agent")
@@ -45,7 +46,7 @@ def create_app(
     settings = settings or AgentSettings.from_env()
     pipeline = VoicePipeline(
         text_source or settings.text_source(),
-        tts or settings.tts_transport(),
+        tts or tts_transport(settings),
         sample_rate=settings.sample_rate,
         tts_idle_timeout_s=settings.tts_idle_timeout_s,
         llm_idle_timeout_s=settings.llm_idle_timeout_s,

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .tts.messages import SPEED_RANGE
+from kokoro_stream.messages import SPEED_RANGE
 
 MODES = ("stream", "batch")
 FORMATS = ("pcm", "wav", "mp3", "ulaw", "alaw", "opus")

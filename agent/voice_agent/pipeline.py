@@ -25,6 +25,9 @@ from collections.abc import AsyncGenerator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
+
 from .admission import AdmittedSession, refused
 from .conversation import NO_HISTORY, History
 from .events import (
@@ -38,9 +41,6 @@ from .events import (
 )
 from .llm import TextSource
 from .payload import Invocation, tts_sample_rate
-from .speakable import SpeakableFilter
-from .tts.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
-from .tts.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
 
 log = logging.getLogger("voice_agent.pipeline")
 
@@ -204,7 +204,8 @@ class VoicePipeline:
         metrics: Metrics,
         close_sent: asyncio.Event,
     ) -> None:
-        cleaner = SpeakableFilter()
+        # Deltas go to the TTS session as written: the server's front end reads markdown,
+        # emoji and pronunciation markup (docs/speech.md), one implementation for every client.
         held: list[str] = []
         try:
             try:
@@ -212,17 +213,15 @@ class VoicePipeline:
                     if metrics.first_text is None:
                         metrics.first_text = time.perf_counter()
                     queue.put_nowait(text_event(delta))
-                    clean = cleaner.feed(delta)
                     if inv.mode == "batch":
-                        held.append(clean)
-                    elif clean:
-                        await _send_text(session, clean)
+                        held.append(delta)
+                    elif delta:
+                        await _send_text(session, delta)
             except _SendError:
                 raise
             except Exception as exc:
                 queue.put_nowait(_Fatal("llm_error", f"text source failed: {exc!r}"))
                 return
-            held.append(cleaner.finish())
             rest = "".join(held)
             if rest.strip():
                 await session.send_text(rest)

@@ -2,8 +2,10 @@
 
 `AgentSettings.from_env(env)` reads the TTS target, the region (AWS_REGION, then
 AWS_DEFAULT_REGION; refused when missing and an AWS service is used), the text source (Bedrock
-or a scripted conversation), the conversation bounds, the bind address and every timeout;
-`tts_transport()`, `text_source()` and `conversations()` build what the settings name.
+or a scripted conversation), the conversation bounds, the bind address and every timeout.
+Plain data: the TTS transport the settings name is built by `wiring.tts_transport`, so this
+module imports no transport (and no transport imports it); `text_source()` and
+`conversations()` build the agent's own parts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
+from kokoro_stream.region import region_from_env
 
 from .conversation import ConversationStore
 from .llm import (
@@ -22,8 +27,6 @@ from .llm import (
     TextSource,
     read_script,
 )
-from .tts.base import TtsTransport
-from .tts.messages import DEFAULT_SAMPLE_RATE
 
 TEXT_SOURCES = ("bedrock", "replay")
 
@@ -38,16 +41,6 @@ NO_REGION = (
     "and Bedrock are called in that region; only a local run (TTS_URL with "
     "AGENT_TEXT_SOURCE=replay) needs none"
 )
-
-
-def region_from_env(env: Mapping[str, str] | None = None) -> str | None:
-    """AWS_REGION, then AWS_DEFAULT_REGION (docs/agent.md); botocore alone reads only the
-    second, so the agent resolves the region itself and passes it to every client."""
-    env = os.environ if env is None else env
-    for name in ("AWS_REGION", "AWS_DEFAULT_REGION"):
-        if region := env.get(name, "").strip():
-            return region
-    return None
 
 
 @dataclass(frozen=True)
@@ -122,18 +115,6 @@ class AgentSettings:
         """A SageMaker TTS endpoint (TTS_URL unset) or Bedrock text: both need a region."""
         sagemaker_tts = not self.tts_url and bool(self.tts_endpoint_name)
         return sagemaker_tts or self.text_source_kind == "bedrock"
-
-    def tts_transport(self) -> TtsTransport:
-        """TTS_URL selects the WebSocket transport, else TTS_ENDPOINT_NAME selects SageMaker."""
-        if self.tts_url:
-            from .tts.websocket import WebSocketTts
-
-            return WebSocketTts(self.tts_url)
-        if self.tts_endpoint_name:
-            from .tts.sagemaker import SageMakerBidiTts
-
-            return SageMakerBidiTts(self.tts_endpoint_name, region=self.region)
-        raise ValueError("set TTS_URL (local container) or TTS_ENDPOINT_NAME (SageMaker)")
 
     def text_source(self) -> TextSource:
         """AGENT_TEXT_SOURCE=bedrock (BEDROCK_MODEL_ID) or replay (AGENT_REPLAY_*)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from aws_cdk import Stack
+from aws_cdk import IgnoreMode, Stack
 from aws_cdk import aws_bedrockagentcore as agentcore
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
@@ -61,6 +61,16 @@ def _baseline_wildcards(scope: Construct) -> tuple[tuple[str, str], ...]:
             "directory.",
         ),
     )
+
+
+CLIENT_DIR = "clients/kokoro_stream"
+
+
+def agent_image_context(agent_dir_name: str) -> list[str]:
+    """dockerignore rules: everything out but the agent and the protocol client's sources."""
+    keep = [agent_dir_name, CLIENT_DIR]
+    rules = ["*", *(f"!{path}" for path in keep), "!clients"]
+    return [*rules, "**/__pycache__", "**/*.egg-info", "**/.mypy_cache", "**/build"]
 
 
 @dataclass(frozen=True)
@@ -121,8 +131,16 @@ class VoiceAgentRuntime(Construct):
             is_profile=settings.bedrock_model_is_profile,
         ):
             self.role.add_to_policy(statement)
+        # The image needs the agent and the protocol client it imports (clients/kokoro_stream,
+        # its own distribution). The build context is the folder holding both, cut down to
+        # them, so nothing else of the repository reaches the image or the asset's hash.
+        root = settings.agent_dir.parent
         artifact = agentcore.AgentRuntimeArtifact.from_asset(
-            str(settings.agent_dir), platform=ecr_assets.Platform.LINUX_ARM64
+            str(root),
+            file=f"{settings.agent_dir.name}/Dockerfile",
+            platform=ecr_assets.Platform.LINUX_ARM64,
+            ignore_mode=IgnoreMode.DOCKER,
+            exclude=agent_image_context(settings.agent_dir.name),
         )
         self.runtime = agentcore.Runtime(
             self,

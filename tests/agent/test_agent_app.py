@@ -7,6 +7,7 @@ import asyncio
 import json
 
 import httpx
+from kokoro_stream.websocket import WebSocketTts
 from websockets.asyncio.client import connect
 
 from devkit.agent_client import invoke_http, invoke_ws
@@ -15,7 +16,6 @@ from tests.support.fake_tts import FakeTtsServer
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 ANSWER = "Your order shipped today. It arrives on Thursday. Anything else?"
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 from websockets.asyncio.client import ClientConnection, connect
 
 from devkit.loopback import AppServer
@@ -33,7 +34,6 @@ from tests.support.servers import ThreadedServer
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 LOOPS = int(os.environ.get("KOKORO_RACE_LOOPS", "2"))
 SENTENCES = [

@@ -8,8 +8,7 @@ import struct
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from voice_agent.tts.classify import ControlDecodeError, classify, parse_control
+from kokoro_stream.classify import ControlDecodeError, classify, parse_control
 
 
 def test_whole_json_object_is_control() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from bedrock_agentcore.runtime.models import SESSION_HEADER
+from kokoro_stream.websocket import WebSocketTts
 from websockets.asyncio.client import ClientConnection, connect
 
 from devkit.agent_client import invoke_http
@@ -21,7 +22,6 @@ from tests.support.recording_script import RecordingScript
 from voice_agent.app import create_app
 from voice_agent.conversation import History, Turn
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 # FakeTtsServer: each sentence is 3 frames of 960 bytes, reported as 60 ms of audio.
 SENTENCE_MS = 60

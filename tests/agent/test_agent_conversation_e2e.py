@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 from websockets.asyncio.client import connect
 
 from devkit.agent_client import InvocationResult, invoke_http
@@ -29,7 +30,6 @@ from voice_agent.app import create_app
 from voice_agent.conversation import Turn
 from voice_agent.llm import INTERRUPTED_NOTE, NOTHING_HEARD_NOTE
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 pytestmark = pytest.mark.model
 

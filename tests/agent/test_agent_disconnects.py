@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 from websockets.asyncio.client import connect
 
 from devkit.loopback import serve
@@ -25,7 +26,6 @@ from tests.support.servers import leftover_tasks_and_threads
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 LONG = "Hi. " + "More words keep coming. " * 40  # seconds of text after the first sentence
 PHASES = ("before_text", "mid_text", "mid_audio")

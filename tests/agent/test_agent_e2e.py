@@ -16,6 +16,7 @@ import av
 import numpy as np
 import pytest
 import soundfile as sf
+from kokoro_stream.websocket import WebSocketTts
 
 from devkit.agent_client import InvocationResult, invoke_http, invoke_ws
 from devkit.loopback import AppServer
@@ -23,7 +24,6 @@ from tests.support.servers import ThreadedServer
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 pytestmark = pytest.mark.model
 

@@ -24,6 +24,7 @@ from voice_agent.llm import (
     replay_tokens,
 )
 from voice_agent.settings import AgentSettings
+from voice_agent.wiring import tts_transport
 
 
 def _source_from_env(env: dict[str, str]) -> Any:
@@ -130,21 +131,21 @@ async def test_strands_source_streams_text_deltas_with_the_speakable_system_prom
 
 
 def test_agent_settings_from_env() -> None:
-    from voice_agent.tts.sagemaker import SageMakerBidiTts
-    from voice_agent.tts.websocket import WebSocketTts
+    from kokoro_stream.sagemaker import SageMakerBidiTts
+    from kokoro_stream.websocket import WebSocketTts
 
     region = {"AWS_REGION": "eu-central-1"}
     s = AgentSettings.from_env({"TTS_ENDPOINT_NAME": "kokoro", "TTS_VOICE": "af_heart", **region})
     assert s.default_voice == "af_heart"  # the variable the agent stack sets
-    assert isinstance(s.tts_transport(), SageMakerBidiTts)
+    assert isinstance(tts_transport(s), SageMakerBidiTts)
     url = "ws://127.0.0.1:1/invocations-bidirectional-stream"
     local = {"AGENT_TEXT_SOURCE": "replay"}
     s = AgentSettings.from_env({"TTS_URL": url, "TTS_ENDPOINT_NAME": "kokoro", **local})
-    assert isinstance(s.tts_transport(), WebSocketTts)  # TTS_URL wins for local runs
+    assert isinstance(tts_transport(s), WebSocketTts)  # TTS_URL wins for local runs
     with pytest.raises(ValueError, match="set TTS_URL"):
-        AgentSettings.from_env(region).tts_transport()
+        tts_transport(AgentSettings.from_env(region))
     with pytest.raises(ValueError, match="ws:// or wss://"):
-        AgentSettings.from_env({"TTS_URL": "http://x", **local}).tts_transport()
+        tts_transport(AgentSettings.from_env({"TTS_URL": "http://x", **local}))
     with pytest.raises(ValueError, match="AGENT_SAMPLE_RATE"):
         AgentSettings.from_env({"AGENT_SAMPLE_RATE": "fast"})
 

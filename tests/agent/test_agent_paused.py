@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 
 from devkit.agent_client import invoke_http, invoke_ws
 from devkit.loopback import serve
@@ -13,7 +14,6 @@ from tests.support.fake_tts import FakeTtsServer
 from voice_agent.app import create_app
 from voice_agent.llm import NO_HISTORY, History, ReplayedAnswerSource
 from voice_agent.settings import VOICE_PAUSED_MESSAGE, AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 
 class CountingSource(ReplayedAnswerSource):

@@ -21,14 +21,14 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEventPayloadPart,
     ResponseStreamEventUnknown,
 )
+from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure
+from kokoro_stream.sagemaker import SageMakerBidiTts, decode_response_stream, request_event
 from smithy_core.aio.eventstream import DuplexEventStream
 
 from voice_agent.events import AudioEvent
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.payload import Invocation
 from voice_agent.pipeline import VoicePipeline
-from voice_agent.tts.base import TtsAudio, TtsControl, TtsFailure
-from voice_agent.tts.sagemaker import SageMakerBidiTts, decode_response_stream, request_event
 
 PCM_BRACE = b'{"' + bytes(range(100))  # valid PCM that starts like JSON
 

@@ -17,6 +17,9 @@ from urllib.parse import urlparse
 
 import pytest
 from aws_sdk_sagemaker_runtime_http2.models import INVOKE_ENDPOINT_WITH_BIDIRECTIONAL_STREAM
+from kokoro_stream.aws_credentials import BotocoreCredentialsResolver
+from kokoro_stream.sagemaker import SageMakerBidiTts
+from kokoro_stream.sagemaker_client import bidi_endpoint_uri
 from smithy_core.shapes import ShapeID
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
@@ -28,9 +31,6 @@ from tests.support.aws_doubles import (
     verify_event_signatures,
 )
 from tests.support.endpoint_rules import resolve
-from voice_agent.aws_credentials import BotocoreCredentialsResolver
-from voice_agent.tts.sagemaker import SageMakerBidiTts
-from voice_agent.tts.sagemaker_client import bidi_endpoint_uri
 
 REGION = "eu-central-1"
 ENDPOINT = "kokoro-tts"

@@ -18,16 +18,16 @@ import pytest
 from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
 from aws_sdk_sagemaker_runtime_http2.config import AsyncSageMakerRuntimeHTTP2Config
 from aws_sdk_sagemaker_runtime_http2.models import InvokeEndpointWithBidirectionalStreamInput
+from kokoro_stream.aws_credentials import AwsCredentialsError
+from kokoro_stream.sagemaker import SageMakerBidiTts
+from kokoro_stream.sagemaker_client import SdkCall, SdkCallError, build_sagemaker_client
 from smithy_aws_core.identity import AWSCredentialsIdentity, StaticCredentialsResolver
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
 from tests.support.aws_doubles import RecordingTransport
-from voice_agent.aws_credentials import AwsCredentialsError
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.payload import Invocation
 from voice_agent.pipeline import VoicePipeline
-from voice_agent.tts.sagemaker import SageMakerBidiTts
-from voice_agent.tts.sagemaker_client import SdkCall, SdkCallError, build_sagemaker_client
 
 REGION = "eu-central-1"
 CONNECT_TIMEOUT_S = 10.0
@@ -70,7 +70,7 @@ async def run_pipeline(tts: SageMakerBidiTts) -> list:
 async def test_no_credentials_end_the_invocation_with_botocores_reason(
     no_credentials, lost_exceptions, caplog
 ) -> None:
-    caplog.set_level(logging.ERROR, logger="voice_agent")
+    caplog.set_level(logging.ERROR, logger="kokoro_stream")
     transport = RecordingTransport()
     events = await run_pipeline(SageMakerBidiTts("kokoro", region=REGION, transport=transport))
     last = events[-1]
@@ -78,7 +78,7 @@ async def test_no_credentials_end_the_invocation_with_botocores_reason(
     assert (last["code"], last["fatal"]) == ("tts_unavailable", True)
     assert "AwsCredentialsError: no AWS credentials found" in last["message"]
     assert transport.requests == []  # nothing unsigned ever left
-    logged = [r for r in caplog.records if r.name.startswith("voice_agent")]
+    logged = [r for r in caplog.records if r.name.startswith("kokoro_stream")]
     assert any("no AWS credentials found" in r.getMessage() for r in logged)
     await asyncio.sleep(0)
     assert lost_exceptions() == []

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from kokoro_stream.sagemaker import SageMakerBidiTts
 
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.sagemaker import SageMakerBidiTts
+from voice_agent.wiring import tts_transport
 
 DEPLOYED = {"TTS_ENDPOINT_NAME": "kokoro", "BEDROCK_MODEL_ID": "eu.anthropic.claude-test-v1:0"}
 
@@ -29,7 +30,7 @@ def test_region_precedence_reaches_the_sagemaker_transport(
 ) -> None:
     settings = AgentSettings.from_env({**DEPLOYED, **env})
     assert settings.region == expected
-    transport = settings.tts_transport()
+    transport = tts_transport(settings)
     assert isinstance(transport, SageMakerBidiTts) and transport.region == expected
 
 

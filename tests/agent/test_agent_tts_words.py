@@ -15,10 +15,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEvent,
     ResponseStreamEventPayloadPart,
 )
-from smithy_core.aio.eventstream import DuplexEventStream
-from websockets.asyncio.client import connect
-
-from voice_agent.tts.base import (
+from kokoro_stream.base import (
     FrameDecoder,
     TtsAudio,
     TtsControl,
@@ -27,8 +24,10 @@ from voice_agent.tts.base import (
     TtsWords,
     start_message,
 )
-from voice_agent.tts.sagemaker import SageMakerBidiTts, decode_response_stream
-from voice_agent.tts.websocket import WebSocketTts
+from kokoro_stream.sagemaker import SageMakerBidiTts, decode_response_stream
+from kokoro_stream.websocket import WebSocketTts
+from smithy_core.aio.eventstream import DuplexEventStream
+from websockets.asyncio.client import connect
 
 TEXT = "Hi, Dr. Smith: $5 now."
 START = {"type": "sentence_start", "index": 0, "text": "Hi there.", "format": "pcm"}

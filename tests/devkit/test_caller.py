@@ -17,6 +17,7 @@ import boto3
 import pytest
 from bedrock_agentcore.runtime.models import SESSION_HEADER
 from botocore.exceptions import ClientError
+from kokoro_stream.websocket import WebSocketTts
 
 from devkit import agent_client, caller
 from devkit.agent_client import InvocationResult
@@ -30,7 +31,6 @@ from voice_agent.conversation import Turn
 from voice_agent.events import done_event, to_sse
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 ANSWER = "Your order shipped today. It arrives on Thursday. Anything else?"
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 
 from devkit.loopback import AppServer
 from tests.support.aws_front import AwsFront
@@ -23,7 +24,6 @@ from tests.support.smoke_world import ANSWER, AWS_VARS, KEY_ID, REGION, Deployed
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 
 @pytest.fixture

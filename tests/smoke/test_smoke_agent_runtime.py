@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 
 from devkit.loopback import AppServer
 from smoke.agent_runtime import PROMPT, run_agent_check
@@ -21,7 +22,6 @@ from tests.support.smoke_world import KEY_ID, REGION, RUNTIME_ARN, route_env
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 pytestmark = pytest.mark.model
 

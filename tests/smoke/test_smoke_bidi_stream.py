@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kokoro_stream.base import TtsFailure
+from kokoro_stream.websocket import WebSocketTts
 
 from smoke.bidi_stream import run_stream_check
 from smoke.cli import sagemaker_transport
@@ -21,8 +23,6 @@ from smoke.diagnosis import Cause
 from tests.support.listeners import SilentListener, audioless_tts_server, mute_tts_server
 from tests.support.servers import ThreadedServer
 from tests.support.smoke_world import ENDPOINT, REGION
-from voice_agent.tts.base import TtsFailure
-from voice_agent.tts.websocket import WebSocketTts
 
 
 @pytest.mark.model

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 
 from smoke.cli import EXIT_FAILED, EXIT_PASSED, EXIT_SETUP, build_parser, build_plan, main
 from smoke.cli import run_checks as run_all_checks
@@ -17,7 +18,6 @@ from tests.support.aws_front import AwsFront
 from tests.support.listeners import SilentListener
 from tests.support.servers import ThreadedServer
 from tests.support.smoke_world import ENDPOINT, KEY_ID, REGION, RUNTIME_ARN, Deployed, route_env
-from voice_agent.tts.websocket import WebSocketTts
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,6 +11,8 @@ from botocore.exceptions import (
     NoCredentialsError,
     ReadTimeoutError,
 )
+from kokoro_stream.aws_credentials import AwsCredentialsError
+from kokoro_stream.sagemaker_client import SdkCallError
 from smithy_core.exceptions import SmithyError
 
 from smoke.diagnosis import (
@@ -21,8 +23,6 @@ from smoke.diagnosis import (
     from_exception,
     not_in_service,
 )
-from voice_agent.aws_credentials import AwsCredentialsError
-from voice_agent.tts.sagemaker_client import SdkCallError
 
 INVOKE = Call("InvokeEndpoint", "sagemaker:InvokeEndpoint", "endpoint kokoro-voice-tts")
 STREAM = Call(

@@ -18,9 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from aws_sdk_sagemaker_runtime_http2._private import schemas
+from kokoro_stream.sagemaker_client import aws_partition
 from smithy_core.shapes import ShapeID
-
-from voice_agent.tts.sagemaker_client import aws_partition
 
 _RESULT_BASE = 100_000_000
 _SERVICE = ShapeID("com.amazonaws.sagemakerruntimehttp2#AmazonSageMakerRuntimeHttp2")

@@ -15,6 +15,8 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
+from kokoro_stream.websocket import WebSocketTts
+
 from devkit.loopback import AppServer, BackgroundLoop, serve
 from devkit.processes import free_port
 from kokoro_server.config import Settings
@@ -24,7 +26,6 @@ from tests.support.fake_tts import FakeTtsServer, fake_pcm
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
-from voice_agent.tts.websocket import WebSocketTts
 
 SESSION_TASK_PREFIXES = ("recv-", "synth-", "send-")
 

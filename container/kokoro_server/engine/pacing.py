@@ -194,11 +194,16 @@ def pace(
             parts.append(np.zeros(gap, np.float32))
             position += gap
         call_start += length
+    moved = None if words is None else tuple(_move(w, kept) for w in words)
+    if not any(span.length for span in kept):
+        # Nothing audible (e.g. a piece with no phonemes): no pause either, so the piece
+        # stays empty and the session reports it as having nothing to say.
+        empty = np.zeros(0, np.float32)
+        return Paced(empty, moved, lead_cut_ms=0.0, pause_ms=0.0, cut_peak_dbfs=_peak_dbfs(cut))
     pause = _samples(pause_ms)
     pause += -(position + pause) % _SAMPLES_PER_MS  # a whole number of milliseconds
     parts.append(np.zeros(pause, np.float32))
     paced = np.concatenate(parts).astype(np.float32, copy=False)
-    moved = None if words is None else tuple(_move(w, kept) for w in words)
     return Paced(
         paced,
         moved,

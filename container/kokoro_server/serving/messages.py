@@ -1,6 +1,6 @@
 """The message types of the bidirectional session protocol v1 (docs/protocol.md), server side.
 
-The agent's client defines the same values in `voice_agent.tts.messages`; a contract test
+The agent's client defines the same values in `kokoro_stream.messages`; a contract test
 round-trips every server message builder (protocol.py) through that client's decoder.
 """
 

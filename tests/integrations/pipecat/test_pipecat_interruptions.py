@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from kokoro_stream.websocket import WebSocketTts
 from pipecat.frames.frames import (
     ErrorFrame,
     InterruptionFrame,
@@ -15,8 +16,7 @@ from pipecat.frames.frames import (
 )
 
 from devkit.processes import free_port
-from pipecat_kokoro import KokoroErrorFrame, KokoroTTSService, KokoroWebsocketTTSService
-from pipecat_kokoro.connection import WebSocketConnector
+from pipecat_kokoro import KokoroErrorFrame, KokoroStreamTTSService, KokoroWebSocketTTSService
 from tests.integrations.pipecat.conftest import ws_url
 from tests.support.pipecat_pipeline import (
     BotPipeline,
@@ -40,8 +40,8 @@ def first_audio(bot: BotPipeline, after: int = 0):
 
 
 async def test_interruption_cancels_drops_queued_audio_and_the_next_turn_plays(server) -> None:
-    tap = SessionTap(WebSocketConnector(server.ws))
-    tts = KokoroTTSService(connector=tap)
+    tap = SessionTap(WebSocketTts(server.ws))
+    tts = KokoroStreamTTSService(transport=tap)
     async with BotPipeline(tts) as bot:
         mark = await bot.reply(LONG_ANSWER)
         interrupted = (await first_audio(bot, mark)).context_id
@@ -74,7 +74,7 @@ async def test_interruption_cancels_drops_queued_audio_and_the_next_turn_plays(s
 
 async def test_server_error_codes_surface_as_error_frames(make_server) -> None:
     srv = make_server(max_text_chars=40)
-    tts = KokoroTTSService(connector=WebSocketConnector(srv.ws), voice="xx_nobody")
+    tts = KokoroStreamTTSService(transport=WebSocketTts(srv.ws), voice="xx_nobody")
     async with BotPipeline(tts) as bot:
         mark = await bot.reply("Still spoken, in the default voice.")
         await bot.turn_done(mark)
@@ -96,7 +96,7 @@ async def test_server_error_codes_surface_as_error_frames(make_server) -> None:
 
 
 async def test_bad_speed_is_the_servers_bad_parameter(server) -> None:
-    tts = KokoroTTSService(connector=WebSocketConnector(server.ws), speed=9.0)
+    tts = KokoroStreamTTSService(transport=WebSocketTts(server.ws), speed=9.0)
     async with BotPipeline(tts) as bot:
         mark = await bot.reply("Too fast.")
         error = await bot.up.wait_for(lambda f: isinstance(f, KokoroErrorFrame))
@@ -108,8 +108,8 @@ async def test_bad_speed_is_the_servers_bad_parameter(server) -> None:
 async def test_reconnects_after_the_server_goes_away(server_on_port) -> None:
     port = free_port()
     first = server_on_port(port)
-    tap = SessionTap(WebSocketConnector(ws_url(port)))
-    tts = KokoroTTSService(connector=tap, reconnect_backoff_s=0.2)
+    tap = SessionTap(WebSocketTts(ws_url(port)))
+    tts = KokoroStreamTTSService(transport=tap, reconnect_backoff_s=0.2)
     async with BotPipeline(tts) as bot:
         mark = await bot.reply(LONG_ANSWER)
         cut_turn = (await first_audio(bot, mark)).context_id
@@ -138,7 +138,7 @@ async def test_two_bots_at_once_on_one_server(make_server) -> None:
         "jf_alpha": "The first bot speaks here.",
         "jf_nezumi": "A second bot, another voice.",
     }
-    bots = {voice: KokoroWebsocketTTSService(url=server.ws, voice=voice) for voice in answers}
+    bots = {voice: KokoroWebSocketTTSService(url=server.ws, voice=voice) for voice in answers}
 
     async def run(voice: str) -> list:
         async with BotPipeline(bots[voice]) as bot:
@@ -154,7 +154,7 @@ async def test_two_bots_at_once_on_one_server(make_server) -> None:
 
 
 async def test_no_server_is_reported_once_per_turn_and_the_turn_ends_at_once() -> None:
-    tts = KokoroTTSService(connector=WebSocketConnector(ws_url(free_port())), reconnect_attempts=0)
+    tts = KokoroStreamTTSService(transport=WebSocketTts(ws_url(free_port())), reconnect_attempts=0)
     async with BotPipeline(tts) as bot:
         mark = await bot.reply("Nobody is listening on this port today.")
         await bot.turn_done(mark, timeout=10)  # not the 20 s safety timeout

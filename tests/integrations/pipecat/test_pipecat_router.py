@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from pipecat_kokoro.protocol import (
-    Audio,
-    Control,
-    ProtocolViolation,
-    decode_untyped,
+import pytest
+from kokoro_stream import (
+    FrameDecoder,
+    TtsAudio,
+    TtsEvent,
+    TtsProtocolError,
     server_sample_rate,
-    words_of,
 )
+
 from pipecat_kokoro.router import PlayAudio, PlayWords, ServerError, TurnFinished, TurnRouter
+
+ProtocolViolation = TtsProtocolError
+
+
+def Control(message: dict[str, Any]) -> TtsEvent:
+    """A control message as kokoro_stream's decoder turns it into an event (words included)."""
+    decoder = FrameDecoder()
+    if message.get("type") == "words":
+        decoder.control({"type": "sentence_start", "index": message["index"]})
+    return decoder.control(message)
+
+
+def Audio(data: bytes) -> TtsAudio:
+    return TtsAudio(0, data)
 
 
 def sentence(router: TurnRouter, index: int, pcm: bytes, words=None) -> list:
@@ -129,7 +144,7 @@ def test_words_are_offset_by_the_turns_earlier_audio() -> None:
     first = sentence(router, 0, one_second, [{"text": "Hi.", "start_ms": 0, "end_ms": 300}])
     second = sentence(router, 1, one_second, [{"text": "Bye.", "start_ms": 250, "end_ms": 600}])
     assert first[0] == PlayWords("a", [("Hi.", 0.0)])
-    assert second[0] == PlayWords("a", [("Bye.", 1.25)])
+    assert second[0] == PlayWords("a", [(" Bye.", 1.25)])  # the space the text has
 
 
 def test_what_the_protocol_forbids_is_a_violation() -> None:
@@ -146,17 +161,16 @@ def test_what_the_protocol_forbids_is_a_violation() -> None:
         router.receive(Control({"type": "synthesis_complete", "index": 0, "audio_bytes": 4}))
     with pytest.raises(ProtocolViolation, match="without a cancel"):
         router.receive(Control({"type": "cancelled", "dropped": 0}))
-    with pytest.raises(ProtocolViolation, match="out of order"):
-        words_of(
-            Control(
-                {
-                    "type": "words",
-                    "words": [
-                        {"text": "b", "start_ms": 5, "end_ms": 9},
-                        {"text": "a", "start_ms": 1, "end_ms": 2},
-                    ],
-                }
-            )
+    with pytest.raises(ProtocolViolation, match="overlap or run backwards"):
+        Control(
+            {
+                "type": "words",
+                "index": 0,
+                "words": [
+                    {"text": "b", "start_ms": 5, "end_ms": 9},
+                    {"text": "a", "start_ms": 1, "end_ms": 2},
+                ],
+            }
         )
 
 
@@ -165,10 +179,18 @@ def test_server_errors_keep_code_message_and_fatal() -> None:
     assert TurnRouter().receive(Control(error)) == [ServerError("busy", "too many sessions", True)]
 
 
-def test_a_payload_is_control_only_if_all_of_it_is_a_json_object() -> None:
-    assert decode_untyped(b'{"type": "flushed"}') == Control({"type": "flushed"})
-    pcm = b'{"' + bytes(range(200))  # valid PCM may start with 0x7B
-    assert decode_untyped(pcm) == Audio(pcm)
+def test_a_non_fatal_sentence_error_keeps_its_index_and_text() -> None:
+    error = {
+        "type": "error",
+        "code": "internal",
+        "message": "synthesis failed",
+        "fatal": False,
+        "index": 3,
+        "text": "Say this.",
+    }
+    assert TurnRouter().receive(Control(error)) == [
+        ServerError("internal", "synthesis failed", False, 3, "Say this.")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -180,9 +202,25 @@ def test_the_server_is_asked_for_the_pipeline_rate_when_it_has_it(
     assert server_sample_rate(pipeline) == asked
 
 
-def test_a_websocket_url_must_be_ws_and_gets_the_route_appended() -> None:
-    from pipecat_kokoro.connection import WebSocketConnector
+def test_a_server_url_gets_the_route_appended_and_must_be_a_web_url() -> None:
+    from kokoro_stream.websocket import bidi_url
 
-    with pytest.raises(ValueError, match="ws:// or wss://"):
-        WebSocketConnector("http://127.0.0.1:8080")
-    assert WebSocketConnector("ws://h:1/").url == "ws://h:1/invocations-bidirectional-stream"
+    with pytest.raises(ValueError, match="ws"):
+        bidi_url("ftp://127.0.0.1:8080")
+    assert bidi_url("ws://h:1/") == "ws://h:1/invocations-bidirectional-stream"
+    assert bidi_url("http://h:1") == "ws://h:1/invocations-bidirectional-stream"
+    full = "wss://h/invocations-bidirectional-stream"
+    assert bidi_url(full) == full
+
+
+def test_interrupting_the_only_turn_cancels_and_one_of_two_discards() -> None:
+    router = TurnRouter()
+    router.text("a", "One.")
+    router.flush("a")
+    router.text("b", "Two")
+    # Pipecat's hook comes once per context: the first drop leaves "b" live (discard "a"),
+    # the second finds nothing live and cancels everything on the server.
+    assert router.drop("a") == []  # "a" was flushed already: its audio is discarded here
+    assert router.drop("b") == [{"type": "cancel"}]
+    assert router.receive(Control({"type": "cancelled", "dropped": 2})) == []
+    assert router.idle

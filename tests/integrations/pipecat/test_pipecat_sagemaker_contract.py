@@ -14,15 +14,16 @@ from urllib.parse import urlparse
 
 import pytest
 from aws_sdk_sagemaker_runtime_http2.models import INVOKE_ENDPOINT_WITH_BIDIRECTIONAL_STREAM
+from kokoro_stream.aws_credentials import BotocoreCredentialsResolver
+from kokoro_stream.sagemaker_client import bidi_endpoint_uri
 from pipecat.frames.frames import ErrorFrame
+from pipecat.utils.errors import ErrorCategory
 from smithy_core.shapes import ShapeID
 from smithy_http import Field, Fields
 from smithy_http.aio import HTTPResponse
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
 from pipecat_kokoro import KokoroSageMakerTTSService
-from pipecat_kokoro.aws_credentials import BotocoreCredentialsResolver
-from pipecat_kokoro.sagemaker import bidi_endpoint_uri
 from tests.support.aws_doubles import (
     ContainerCredentialsEndpoint,
     RecordingTransport,
@@ -93,11 +94,11 @@ def test_endpoint_is_what_the_services_own_rules_give(region: str) -> None:
 
 async def test_production_client_uses_awscrt_and_botocores_chain(env_keys) -> None:
     tts = KokoroSageMakerTTSService(endpoint_name=ENDPOINT, region=REGION)
-    client = await tts._connector.client()
+    client = await tts._transport._get_client()  # type: ignore[attr-defined]
     assert isinstance(client._config.transport, AWSCRTHTTPClient)  # aiohttp cannot do duplex
     assert isinstance(client._config.aws_credentials_identity_resolver, BotocoreCredentialsResolver)
     assert client._config.endpoint_uri == resolve(REGION)["url"]
-    await tts._connector.aclose()
+    await tts._transport.aclose()
 
 
 async def test_one_bot_one_stream_to_port_8443_signed_with_env_credentials(env_keys) -> None:
@@ -145,8 +146,8 @@ class DenyAtOnce(RecordingTransport):
 
 async def test_aws_refusing_the_stream_surfaces_as_an_error_frame(env_keys) -> None:
     errors = await one_turn(service(DenyAtOnce()))
-    lost = [f.error for f in errors if isinstance(f, ErrorFrame) and "session lost" in f.error]
-    assert lost and "AccessDenied" in lost[0]
+    denied = [f for f in errors if isinstance(f, ErrorFrame) and "AccessDenied" in f.error]
+    assert denied and ENDPOINT in denied[0].error
 
 
 async def test_container_role_credentials_with_nothing_in_env(bare_aws_env, monkeypatch) -> None:
@@ -168,8 +169,9 @@ async def test_no_credentials_is_a_clear_error_frame(bare_aws_env) -> None:
     transport = RecordingTransport()
     errors = await one_turn(service(transport))
     assert transport.requests == []
-    messages = [f.error for f in errors if isinstance(f, ErrorFrame)]
-    assert any("no AWS credentials" in m and ENDPOINT in m for m in messages)
+    [frame] = [f for f in errors if isinstance(f, ErrorFrame) and "no AWS credentials" in f.error]
+    assert ENDPOINT in frame.error and "cannot open a Kokoro session" in frame.error
+    assert frame.category == ErrorCategory.AUTHENTICATION  # says what failed
 
 
 def test_region_comes_from_aws_region_when_not_given(bare_aws_env, monkeypatch) -> None:
@@ -178,5 +180,5 @@ def test_region_comes_from_aws_region_when_not_given(bare_aws_env, monkeypatch) 
 
 
 def test_no_region_anywhere_is_refused(bare_aws_env) -> None:
-    with pytest.raises(ValueError, match="no region given"):
+    with pytest.raises(ValueError, match="no AWS region"):
         KokoroSageMakerTTSService(endpoint_name=ENDPOINT)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pipecat.frames.frames import TTSTextFrame
 
-from pipecat_kokoro import KokoroWebsocketTTSService
+from pipecat_kokoro import KokoroWebSocketTTSService
 from tests.support.pipecat_pipeline import BotPipeline, tts_frames
 from tests.support.transcript_server import ScriptedSentence, TranscriptServer
 
@@ -24,7 +24,7 @@ MS = 1_000_000  # nanoseconds
 
 async def test_words_become_timed_text_frames_across_sentences() -> None:
     async with TranscriptServer(SENTENCES).running() as script:
-        tts = KokoroWebsocketTTSService(url=script.url)
+        tts = KokoroWebSocketTTSService(url=script.url)
         async with BotPipeline(tts) as bot:
             mark = await bot.reply("Hello there. How are you?")
             await bot.turn_done(mark)
@@ -40,7 +40,7 @@ async def test_words_become_timed_text_frames_across_sentences() -> None:
 
 async def test_word_timestamps_can_be_turned_off() -> None:
     async with TranscriptServer(SENTENCES).running() as script:
-        tts = KokoroWebsocketTTSService(url=script.url, word_timestamps=False)
+        tts = KokoroWebSocketTTSService(url=script.url, word_timestamps=False)
         async with BotPipeline(tts) as bot:
             await bot.turn_done(await bot.reply("Hello there. How are you?"))
     assert "word_timestamps" not in script.received[0]

@@ -1,15 +1,18 @@
 """Pipecat text-to-speech services for streaming Kokoro-82M (this repository's TTS server).
 
-from pipecat_kokoro import KokoroSageMakerTTSService, KokoroWebsocketTTSService
+    from pipecat_kokoro import KokoroSageMakerTTSService, KokoroWebSocketTTSService
+
+Named apart from Pipecat's own `KokoroTTSService` (in-process Kokoro): these speak to a
+Kokoro server over its bidirectional session protocol (the `kokoro_stream` client).
 """
 
-from .service import KokoroErrorFrame, KokoroTTSService, KokoroTTSSettings
-from .services import KokoroSageMakerTTSService, KokoroWebsocketTTSService
+from .service import KokoroErrorFrame, KokoroStreamTTSService, KokoroTTSSettings
+from .services import KokoroSageMakerTTSService, KokoroWebSocketTTSService
 
 __all__ = [
     "KokoroErrorFrame",
     "KokoroSageMakerTTSService",
-    "KokoroTTSService",
+    "KokoroStreamTTSService",
     "KokoroTTSSettings",
-    "KokoroWebsocketTTSService",
+    "KokoroWebSocketTTSService",
 ]

@@ -19,8 +19,23 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from . import protocol
-from .protocol import Audio, Control, ProtocolViolation, ServerMessage
+from kokoro_stream import (
+    DEFAULT_SAMPLE_RATE,
+    SERVER_SAMPLE_RATES,
+    TtsAudio,
+    TtsControl,
+    TtsEvent,
+    TtsProtocolError,
+    TtsWords,
+    control_message,
+    start_message,
+    text_message,
+)
+from kokoro_stream.messages import BYTES_PER_SAMPLE
+from kokoro_stream.spacing import spaced_words
+
+ProtocolViolation = TtsProtocolError
+Message = dict[str, object]
 
 Options = tuple[str | None, float | None]  # (voice, speed); None: the server's default
 
@@ -42,6 +57,7 @@ class _Sentence:
     index: int
     turn: Turn | None  # None: a sentence of a dropped turn
     sample_rate: int
+    text: str = ""
     received: int = 0
 
 
@@ -55,6 +71,8 @@ class PlayAudio:
 
 @dataclass(frozen=True)
 class PlayWords:
+    """Words with the spacing the written text has before each (Pipecat adds none)."""
+
     context_id: str
     words: list[tuple[str, float]]  # (text, seconds from the start of the turn's audio)
 
@@ -66,9 +84,13 @@ class TurnFinished:
 
 @dataclass(frozen=True)
 class ServerError:
+    """The server's `error`; a non-fatal one about a sentence carries its index and text."""
+
     code: str
     message: str
     fatal: bool
+    index: int | None = None
+    text: str | None = None
 
 
 Action = PlayAudio | PlayWords | TurnFinished | ServerError
@@ -79,18 +101,24 @@ class TurnRouter:
     out in a `start` before the first text of a turn whose options differ from the last."""
 
     def __init__(
-        self, sample_rate: int = protocol.NATIVE_SAMPLE_RATE, *, word_timestamps: bool = True
+        self,
+        sample_rate: int = DEFAULT_SAMPLE_RATE,
+        *,
+        word_timestamps: bool = True,
+        session_options: Options | None = None,
     ):
+        """`session_options`: what the session was opened with (its first `start`); None
+        when no `start` went out yet."""
         self._sample_rate = sample_rate
         self._word_timestamps = word_timestamps
-        self._session_options: Options | None = None  # None: no `start` sent yet
+        self._session_options = session_options  # None: no `start` sent yet
         self._turns: deque[Turn] = deque()
         self._cancels_pending = 0
         self._sentence: _Sentence | None = None
 
     # ---- what the client sends ------------------------------------------------------------
 
-    def text(self, context_id: str, text: str, options: Options = (None, None)) -> list[dict]:
+    def text(self, context_id: str, text: str, options: Options = (None, None)) -> list[Message]:
         """Accept text for a turn; returns the messages to send now (maybe none: it waits).
         `options` count when the turn starts (its first text)."""
         turn = self._open_turn(context_id, options)
@@ -99,15 +127,15 @@ class TurnRouter:
         turn.unsent.append(text)
         return []
 
-    def flush_all(self) -> list[dict]:
+    def flush_all(self) -> list[Message]:
         """Flush every turn still open (the pipeline is ending)."""
-        out: list[dict] = []
+        out: list[Message] = []
         for turn in list(self._turns):
             if not turn.flush_requested:
                 out.extend(self.flush(turn.context_id))
         return out
 
-    def flush(self, context_id: str) -> list[dict]:
+    def flush(self, context_id: str) -> list[Message]:
         """The turn's text is complete; returns the messages to send now."""
         turn = self._find_open(context_id)
         if turn is None or turn.flush_requested:
@@ -115,7 +143,7 @@ class TurnRouter:
         turn.flush_requested = True
         return self._advance()
 
-    def interrupt(self, keep: set[str]) -> list[dict]:
+    def interrupt(self, keep: set[str]) -> list[Message]:
         """Drop every turn except those in `keep`; returns the messages to send now."""
         dropped = [t for t in self._turns if t.context_id not in keep and not t.discard]
         if not dropped:
@@ -129,7 +157,7 @@ class TurnRouter:
             if not sent_anything:
                 return []
             self._cancels_pending += 1
-            return [protocol.control_message("cancel")]
+            return [control_message("cancel")]
         for turn in dropped:
             turn.discard = True
             turn.unsent.clear()
@@ -137,6 +165,12 @@ class TurnRouter:
         # Turns that never reached the server are simply forgotten.
         self._turns = deque(t for t in self._turns if not (t.discard and not t.sent_text))
         return self._advance()
+
+    def drop(self, context_id: str) -> list[Message]:
+        """Pipecat interrupted one context (`on_audio_context_interrupted`, called once per
+        interruptible context): when no other turn is live, the server cancels everything."""
+        live = {t.context_id for t in self._turns if not t.discard and t.context_id != context_id}
+        return self.interrupt(keep=live)
 
     def connection_lost(self) -> list[str]:
         """The session is gone: forget everything; returns the turns that were still live."""
@@ -147,21 +181,29 @@ class TurnRouter:
         return live
 
     @property
+    def sample_rate(self) -> int:
+        """The rate the server was asked for."""
+        return self._sample_rate
+
+    @property
     def idle(self) -> bool:
         return not self._turns and self._cancels_pending == 0
 
     # ---- what the server sends ------------------------------------------------------------
 
-    def receive(self, message: ServerMessage) -> list[Action]:
-        if isinstance(message, Audio):
-            return self._audio(message.data)
-        kind = message.type
+    def receive(self, event: TtsEvent) -> list[Action]:
+        """One decoded event (kokoro_stream's FrameDecoder checked its shape already)."""
+        if isinstance(event, TtsAudio):
+            return self._audio(event.data)
+        if isinstance(event, TtsWords):
+            return self._words(event)
+        if not isinstance(event, TtsControl):
+            return []  # a TtsFailure is the service's to handle
+        kind = event.type
         if kind == "sentence_start":
-            return self._sentence_start(message)
-        if kind == "words":
-            return self._words(message)
+            return self._sentence_start(event)
         if kind == "synthesis_complete":
-            return self._synthesis_complete(message)
+            return self._synthesis_complete(event)
         if kind == "flushed":
             return self._flushed()
         if kind == "cancelled":
@@ -171,38 +213,48 @@ class TurnRouter:
             self._sentence = None
             return []
         if kind == "error":
+            message = event.message
+            index, text = message.get("index"), message.get("text")
             return [
                 ServerError(
                     str(message.get("code", "unknown")),
                     str(message.get("message", "")),
                     bool(message.get("fatal", False)),
+                    index if isinstance(index, int) else None,
+                    text if isinstance(text, str) else None,
                 )
             ]
         return []  # session_end, or a type from a newer protocol version
 
-    def _sentence_start(self, message: Control) -> list[Action]:
+    def _sentence_start(self, event: TtsControl) -> list[Action]:
+        message = event.message
         if self._sentence is not None and self._sentence.turn is not None:
             raise ProtocolViolation("sentence_start before the previous synthesis_complete")
         if message.get("format", "pcm") != "pcm":
             raise ProtocolViolation(f"asked for pcm, got {message.get('format')!r}")
         rate = message.get("sample_rate")
-        if rate not in protocol.SERVER_SAMPLE_RATES:
+        if not isinstance(rate, int) or rate not in SERVER_SAMPLE_RATES:
             raise ProtocolViolation(f"unexpected sample_rate {rate!r}")
         turn = None if self._cancels_pending else self._head_turn()
-        self._sentence = _Sentence(int(message.get("index", -1)), turn, rate)
+        text = message.get("text")
+        self._sentence = _Sentence(
+            int(message.get("index", -1)), turn, rate, text if isinstance(text, str) else ""
+        )
         return []
 
-    def _words(self, message: Control) -> list[Action]:
+    def _words(self, event: TtsWords) -> list[Action]:
         sentence = self._sentence
-        words = protocol.words_of(message)
         if sentence is None or sentence.turn is None or sentence.turn.discard:
             return []
-        if message.get("index") != sentence.index:
-            raise ProtocolViolation(
-                f"words for sentence {message.get('index')}, not {sentence.index}"
-            )
-        offset = sentence.turn.audio_s
-        return [PlayWords(sentence.turn.context_id, [(w.text, offset + w.start_s) for w in words])]
+        if event.index != sentence.index:
+            raise ProtocolViolation(f"words for sentence {event.index}, not {sentence.index}")
+        turn = sentence.turn
+        texts = spaced_words(
+            sentence.text, [w.text for w in event.words], continues=turn.audio_s > 0
+        )
+        offset = turn.audio_s
+        timed = [(t, offset + w.start_ms / 1000.0) for t, w in zip(texts, event.words, strict=True)]
+        return [PlayWords(turn.context_id, timed)]
 
     def _audio(self, data: bytes) -> list[Action]:
         sentence = self._sentence
@@ -215,22 +267,20 @@ class TurnRouter:
             return []
         return [PlayAudio(sentence.turn.context_id, data, sentence.sample_rate)]
 
-    def _synthesis_complete(self, message: Control) -> list[Action]:
+    def _synthesis_complete(self, event: TtsControl) -> list[Action]:
         sentence, self._sentence = self._sentence, None
         if sentence is None:
             if self._cancels_pending:
                 return []
             raise ProtocolViolation("synthesis_complete without sentence_start")
-        reported = message.get("audio_bytes")
+        reported = event.message.get("audio_bytes")
         if reported != sentence.received:
             raise ProtocolViolation(
                 f"sentence {sentence.index}: server reported {reported} audio bytes, "
                 f"{sentence.received} arrived"
             )
         if sentence.turn is not None:
-            sentence.turn.audio_s += sentence.received / (
-                protocol.BYTES_PER_SAMPLE * sentence.sample_rate
-            )
+            sentence.turn.audio_s += sentence.received / (BYTES_PER_SAMPLE * sentence.sample_rate)
         return []
 
     def _flushed(self) -> list[Action]:
@@ -259,20 +309,13 @@ class TurnRouter:
             self._turns.append(turn)
         return turn
 
-    def _send_text(self, turn: Turn, texts: list[str]) -> list[dict]:
-        out: list[dict] = []
+    def _send_text(self, turn: Turn, texts: list[str]) -> list[Message]:
+        out: list[Message] = []
         if not turn.sent_text and turn.options != self._session_options:
             voice, speed = turn.options
-            out.append(
-                protocol.start_message(
-                    voice=voice,
-                    speed=speed,
-                    sample_rate=self._sample_rate,
-                    word_timestamps=self._word_timestamps,
-                )
-            )
+            out.append(start_message(voice, "pcm", self._sample_rate, self._word_timestamps, speed))
             self._session_options = turn.options
-        out.extend(protocol.text_message(t) for t in texts)
+        out.extend(text_message(t) for t in texts)
         turn.sent_text = True
         return out
 
@@ -280,9 +323,9 @@ class TurnRouter:
         """Is `turn` the oldest turn whose flush has not gone out?"""
         return next((t for t in self._turns if not t.flush_sent), None) is turn
 
-    def _advance(self) -> list[dict]:
+    def _advance(self) -> list[Message]:
         """Send flushes that are due, and the waiting text of the turn that becomes current."""
-        out: list[dict] = []
+        out: list[Message] = []
         for turn in self._turns:
             if turn.flush_sent:
                 continue
@@ -292,7 +335,7 @@ class TurnRouter:
             if not turn.flush_requested:
                 break
             if turn.sent_text:
-                out.append(protocol.control_message("flush"))
+                out.append(control_message("flush"))
                 turn.flush_sent = True
         # A turn that was flushed with no text at all has nothing to wait for.
         self._turns = deque(

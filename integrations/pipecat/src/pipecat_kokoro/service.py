@@ -1,15 +1,25 @@
-"""`KokoroTTSService`: Pipecat semantics over one long-lived Kokoro session (any transport).
+"""`KokoroStreamTTSService`: Pipecat semantics over one long-lived Kokoro session.
+
+The session is kokoro_stream's (`TtsTransport.open_session`): a WebSocket to a container or
+a SageMaker bidirectional stream; `services.py` picks one.
 
 - LLM text goes to the server token by token as it arrives (`TextAggregationMode.TOKEN`):
   the server's own segmenter cuts sentences, so no second splitter waits in front of it.
 - End of the LLM reply -> `flush`; the server's `flushed` ends the turn (TTSStoppedFrame).
-- Interruption -> `cancel`, and Pipecat drops the audio already queued; what the server sent
-  before its `cancelled` is discarded here (`router.TurnRouter`).
+- Interruption: Pipecat's `on_audio_context_interrupted` hook, once per dropped context ->
+  `cancel` (or, next to an uninterruptible context, a flush whose audio is discarded here).
 - Audio at the pipeline's sample rate: asked of the server when it can produce it, else
-  resampled from 24 kHz. TTFB once per turn (Pipecat's audio-context machinery).
-- v1.1 `words` become Pipecat word timestamps, so the assistant context keeps only the words
-  that were played when the user interrupts.
-- Server `error`s become `KokoroErrorFrame`s carrying the server's code and message.
+  resampled from 24 kHz by a stream resampler that is flushed at the end of every turn (its
+  filter holds the last few ms otherwise).
+- TTFB (Pipecat's audio contexts), usage metrics and `@traced_tts` spans per text.
+- v1.1 `words` become Pipecat word timestamps (spaced as the text is written), so the
+  assistant context keeps only the words that were played when the user interrupts.
+- Server `error`s become `KokoroErrorFrame`s with the server's code, and for a sentence that
+  could not be spoken its index and text; a lost session says what failed (credentials,
+  connection, protocol, the endpoint) in the ErrorFrame's message and category.
+- A keepalive (an empty `start`, which the server merges as no change) goes out after
+  `keepalive_s` without a message, so an idle bot keeps its session past the server's idle
+  timeout.
 - A lost session ends its turns (audio already received still plays), reports an error and
   reconnects with backoff; the next text reconnects at once if that has not happened yet.
 """
@@ -18,31 +28,42 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kokoro_stream import (
+    TtsConnectionLost,
+    TtsFailure,
+    TtsProtocolError,
+    TtsSession,
+    TtsTransport,
+    server_sample_rate,
+)
+from kokoro_stream.messages import keepalive_message
+from kokoro_stream.spacing import written_unspaced
 from loguru import logger
+from pipecat.audio.utils import create_stream_resampler
 from pipecat.frames.frames import (
     CancelFrame,
     EndFrame,
     ErrorFrame,
     Frame,
-    InterruptionFrame,
     StartFrame,
     TTSAudioRawFrame,
     TTSStoppedFrame,
 )
-from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.settings import TTSSettings
 from pipecat.services.tts_service import TextAggregationMode, TTSService
 from pipecat.utils.errors import ErrorCategory
+from pipecat.utils.tracing.service_decorators import traced_tts
 from pipecat.utils.types import NOT_GIVEN, NotGiven
 
-from . import protocol
-from .connection import Connection, ConnectionLost, Connector
-from .protocol import ProtocolViolation
 from .router import PlayAudio, PlayWords, ServerError, TurnFinished, TurnRouter
+
+# `type: ignore[no-untyped-call]` below: Pipecat leaves those methods unannotated.
 
 # Server error codes (docs/protocol.md) by what they say about whom.
 _APPLICATION_CODES = frozenset(
@@ -66,6 +87,56 @@ _CATEGORY = {
 }
 
 
+# kokoro_stream's TtsFailure codes: what ended the session.
+_FAILURE_CATEGORY = {
+    "tts_disconnected": ErrorCategory.CONNECTIVITY,
+    "tts_unavailable": ErrorCategory.CONNECTIVITY,
+    "tts_protocol": ErrorCategory.SERVER,
+    "tts_model_stream_error": ErrorCategory.SERVER,
+    "tts_internal_stream_failure": ErrorCategory.SERVER,
+    "tts_service_error": ErrorCategory.SERVER,
+}
+# Exceptions opening a session, by class name anywhere in the cause chain (so this module
+# imports no AWS package): credentials, permissions, the endpoint, the network.
+_OPEN_CATEGORY = {
+    "AwsCredentialsError": ErrorCategory.AUTHENTICATION,
+    "NoCredentialsError": ErrorCategory.AUTHENTICATION,
+    "AccessDeniedException": ErrorCategory.AUTHORIZATION,
+    "ValidationError": ErrorCategory.INVALID_REQUEST,
+    "ModelError": ErrorCategory.SERVER,
+    "ServiceUnavailable": ErrorCategory.SERVER,
+    "InvalidStatus": ErrorCategory.CONNECTIVITY,
+    "TimeoutError": ErrorCategory.CONNECTIVITY,
+    "OSError": ErrorCategory.CONNECTIVITY,
+    "ConnectionError": ErrorCategory.CONNECTIVITY,
+}
+
+
+def open_failure_category(exc: BaseException) -> ErrorCategory:
+    """The category of the first exception in the chain whose class (or a base) is known."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        for cls in type(current).__mro__:
+            if cls.__name__ in _OPEN_CATEGORY:
+                return _OPEN_CATEGORY[cls.__name__]
+        current = current.__cause__ or current.__context__
+    return ErrorCategory.UNKNOWN
+
+
+def describe(exc: BaseException) -> str:
+    """`Type: message`, then each cause (transports wrap the real error)."""
+    parts = [f"{type(exc).__name__}: {exc}"]
+    seen = {id(exc)}
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen and len(parts) < 4:
+        parts.append(f"caused by {type(cause).__name__}: {cause}")
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return "; ".join(parts)
+
+
 @dataclass
 class KokoroErrorFrame(ErrorFrame):
     """An `error` the Kokoro server sent: `code` as the server named it, `error` its message.
@@ -75,6 +146,8 @@ class KokoroErrorFrame(ErrorFrame):
 
     code: str = ""
     server_fatal: bool = False
+    sentence_index: int | None = None
+    sentence_text: str | None = None
 
 
 @dataclass
@@ -85,8 +158,11 @@ class KokoroTTSSettings(TTSSettings):
     speed: float | NotGiven | None = field(default_factory=lambda: NOT_GIVEN)
 
 
-class KokoroTTSService(TTSService):
-    """Kokoro-82M over a bidirectional session; transports come from `connector`."""
+class KokoroStreamTTSService(TTSService):
+    """Kokoro-82M over a bidirectional session; the transport comes from kokoro_stream.
+
+    Use `KokoroWebSocketTTSService` or `KokoroSageMakerTTSService`; this base takes any
+    `kokoro_stream.TtsTransport` (`transport`)."""
 
     Settings = KokoroTTSSettings
     _settings: KokoroTTSSettings
@@ -94,19 +170,23 @@ class KokoroTTSService(TTSService):
     def __init__(
         self,
         *,
-        connector: Connector,
+        transport: TtsTransport,
+        description: str | None = None,
         voice: str | None = None,
         speed: float | None = None,
         sample_rate: int | None = None,
         word_timestamps: bool = True,
         reconnect_attempts: int = 5,
         reconnect_backoff_s: float = 0.5,
+        keepalive_s: float | None = 60.0,
         settings: KokoroTTSSettings | None = None,
         **kwargs: Any,
     ) -> None:
         """
         Args:
-            connector: opens sessions (`WebSocketConnector`, `SageMakerConnector`).
+            transport: opens sessions (`kokoro_stream.websocket.WebSocketTts`,
+                `kokoro_stream.sagemaker.SageMakerBidiTts`).
+            description: names the transport's target in errors and logs.
             voice: voice id; None uses the server's default voice.
             speed: speech rate 0.5-2.0; None uses the server's default (1.0).
             sample_rate: output rate; None uses the pipeline's (`audio_out_sample_rate`).
@@ -114,6 +194,8 @@ class KokoroTTSService(TTSService):
                 times each sentence's text at the end of its audio).
             reconnect_attempts: background reconnects after a lost session (backoff doubles
                 from `reconnect_backoff_s`); after that, the next text tries again.
+            keepalive_s: send a keepalive after this long without a message (the server
+                closes a session idle for 300 s by default); None: never.
             settings: a `KokoroTTSSettings` overriding voice/speed.
             **kwargs: passed to Pipecat's `TTSService`.
         """
@@ -133,14 +215,20 @@ class KokoroTTSService(TTSService):
             settings=store,
             **kwargs,
         )
-        self._connector = connector
+        self._transport = transport
+        self._description = description or getattr(transport, "name", "Kokoro")
         self._word_timestamps = word_timestamps
+        self._keepalive_s = keepalive_s
+        self._keepalive_task: asyncio.Task[None] | None = None
+        self._last_sent = time.monotonic()
+        # Its own stream resampler (not the base class's), flushed at the end of every turn.
+        self._turn_resampler = create_stream_resampler()
         self._reconnect_attempts = reconnect_attempts
         self._reconnect_backoff_s = reconnect_backoff_s
         self._router = TurnRouter()
-        self._connection: Connection | None = None
-        self._receive_task: asyncio.Task | None = None
-        self._reconnect_task: asyncio.Task | None = None
+        self._connection: TtsSession | None = None
+        self._receive_task: asyncio.Task[None] | None = None
+        self._reconnect_task: asyncio.Task[None] | None = None
         self._connect_lock = asyncio.Lock()
         self._send_lock = asyncio.Lock()
         self._disconnecting = False
@@ -176,9 +264,10 @@ class KokoroTTSService(TTSService):
         await self._disconnect()
 
     async def cleanup(self) -> None:
-        await super().cleanup()
+        await super().cleanup()  # type: ignore[no-untyped-call]
         await self._disconnect()
 
+    @traced_tts
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
         if self._connection is None and not await self._connect_for_turn(context_id):
             logger.debug(f"{self}: not connected, not speaking [{text}]")
@@ -186,6 +275,7 @@ class KokoroTTSService(TTSService):
             return
         options = self._voice_options()
         await self._send(lambda: self._router.text(context_id, text, options))
+        await self.start_tts_usage_metrics(text)
         yield None  # audio arrives on the receive task
 
     async def flush_audio(self, context_id: str | None = None) -> None:
@@ -196,7 +286,7 @@ class KokoroTTSService(TTSService):
         # Pipecat flushes only while the turn's audio context is open; the server needs the
         # flush regardless (its segmenter holds the tail), so it is sent here too (idempotent).
         context_id = self._turn_context_id
-        await super().on_turn_context_completed()
+        await super().on_turn_context_completed()  # type: ignore[no-untyped-call]
         if context_id is not None:
             await self._flush_turn(context_id)
 
@@ -207,12 +297,12 @@ class KokoroTTSService(TTSService):
             return
         await self._send(lambda: self._router.flush(context_id))
 
-    async def _handle_interruption(
-        self, frame: InterruptionFrame, direction: FrameDirection
-    ) -> None:
-        await super()._handle_interruption(frame, direction)
-        keep = {cid for cid, ctx in self._tts_contexts.items() if not ctx.interruptible}
-        await self._send(lambda: self._router.interrupt(keep))
+    async def on_audio_context_interrupted(self, context_id: str) -> None:
+        # Pipecat calls this once per interruptible context it drops (uninterruptible ones
+        # keep playing); the router cancels on the server once no live turn is left.
+        await super().on_audio_context_interrupted(context_id)
+        await self._send(lambda: self._router.drop(context_id))
+        await self._turn_resampler.reset()  # type: ignore[no-untyped-call]
 
     # ---- the session --------------------------------------------------------------------
 
@@ -234,19 +324,29 @@ class KokoroTTSService(TTSService):
         async with self._connect_lock:
             if self._connection is not None:
                 return True
+            rate = server_sample_rate(self.sample_rate)
+            options = self._voice_options()
             try:
-                connection = await self._connector.connect()
-            except ConnectionLost as exc:
+                connection = await self._transport.open_session(
+                    options[0], "pcm", rate, self._word_timestamps, options[1]
+                )
+            except Exception as exc:
                 if report:
-                    await self._report_connection_error(
-                        f"cannot open a Kokoro session on {self._connector.description}: {exc}"
+                    await self._report_error(
+                        f"cannot open a Kokoro session on {self._description}: {describe(exc)}",
+                        open_failure_category(exc),
+                        exc,
                     )
                 return False
-            rate = protocol.server_sample_rate(self.sample_rate)
-            self._router = TurnRouter(rate, word_timestamps=self._word_timestamps)
+            self._router = TurnRouter(
+                rate, word_timestamps=self._word_timestamps, session_options=options
+            )
             self._connection = connection
+            self._last_sent = time.monotonic()
             self._receive_task = self.create_task(self._receive(connection), name="kokoro-recv")
-            logger.debug(f"{self}: session open on {self._connector.description}")
+            if self._keepalive_s and (self._keepalive_task is None or self._keepalive_task.done()):
+                self._keepalive_task = self.create_task(self._keepalive(), name="kokoro-keepalive")
+            logger.debug(f"{self}: session open on {self._description}")
             await self._call_event_handler("on_connected")
             return True
 
@@ -260,57 +360,90 @@ class KokoroTTSService(TTSService):
             try:
                 for message in produce():
                     await connection.send(message)
-            except ConnectionLost as exc:
-                await self._lost(connection, str(exc))
+                    self._last_sent = time.monotonic()
+            except TtsConnectionLost as exc:
+                await self._lost(connection, f"sending failed: {exc}", ErrorCategory.CONNECTIVITY)
 
-    async def _receive(self, connection: Connection) -> None:
+    async def _keepalive(self) -> None:
+        """An empty `start` after `keepalive_s` without a message: the server's idle timer
+        restarts and nothing else changes (no reply)."""
+        assert self._keepalive_s is not None
+        while True:
+            wait = self._last_sent + self._keepalive_s - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            await self._send(lambda: [keepalive_message()])
+            if self._connection is None:
+                self._last_sent = time.monotonic()  # nothing to keep alive until reconnected
+
+    async def _receive(self, connection: TtsSession) -> None:
         try:
-            async for message in connection.messages():
-                for action in self._router.receive(message):
+            async for event in connection.events():
+                if isinstance(event, TtsFailure):
+                    category = _FAILURE_CATEGORY.get(event.code, ErrorCategory.UNKNOWN)
+                    await self._lost(connection, f"{event.code}: {event.message}", category)
+                    return
+                for action in self._router.receive(event):
                     await self._apply(action)
-        except ConnectionLost as exc:
-            await self._lost(connection, str(exc))
-        except ProtocolViolation as exc:
-            await self._lost(connection, f"protocol violation: {exc}")
+        except TtsProtocolError as exc:
+            await self._lost(connection, f"protocol violation: {exc}", ErrorCategory.SERVER)
 
     async def _apply(self, action: PlayAudio | PlayWords | TurnFinished | ServerError) -> None:
         match action:
             case PlayAudio(context_id, data, rate):
                 if rate != self.sample_rate:
-                    data = await self._resampler.resample(data, rate, self.sample_rate)
-                frame = TTSAudioRawFrame(data, self.sample_rate, 1, context_id=context_id)
-                await self.append_to_audio_context(context_id, frame)
+                    data = await self._turn_resampler.resample(data, rate, self.sample_rate)
+                if data:
+                    frame = TTSAudioRawFrame(data, self.sample_rate, 1, context_id=context_id)
+                    await self.append_to_audio_context(context_id, frame)
             case PlayWords(context_id, words):
-                await self.add_word_timestamps(
-                    words, context_id, includes_inter_frame_spaces=self._words_carry_spacing()
-                )
+                # Spacing by the text (kokoro_stream.spacing), not the voice: words of an
+                # unspaced script written without a space before them carry their own
+                # spacing; Pipecat joins every other word with one.
+                def joined(word: tuple[str, float]) -> bool:
+                    return word[0][:1] != " " and written_unspaced(word[0][:1] or " ")
+
+                for own_spacing, group in itertools.groupby(words, key=joined):
+                    await self.add_word_timestamps(
+                        [(text.lstrip(" "), at) for text, at in group],
+                        context_id,
+                        includes_inter_frame_spaces=own_spacing,
+                    )
             case TurnFinished(context_id):
                 await self._end_turn(context_id)
-            case ServerError(code, message, fatal):
+            case ServerError(code, message, fatal, index, text):
+                where = f" in sentence {index} ({text!r})" if index is not None else ""
+                error = f"Kokoro TTS error {code}{where}: {message}"
+                logger.warning(f"{self}: {error}")
                 await self.push_error_frame(
                     KokoroErrorFrame(
-                        error=f"Kokoro TTS error {code}: {message}",
+                        error=error,
                         code=code,
                         server_fatal=fatal,
+                        sentence_index=index,
+                        sentence_text=text,
                         category=_CATEGORY.get(code, ErrorCategory.UNKNOWN),
                     )
                 )
 
-    def _words_carry_spacing(self) -> bool:
-        # Japanese and Mandarin voices: words are not separated by spaces.
-        voice, _ = self._voice_options()
-        return bool(voice) and voice[0] in ("j", "z")
-
     async def _end_turn(self, context_id: str) -> None:
+        if self.sample_rate != self._router.sample_rate:
+            # The resampler's filter holds the turn's last few ms until it is flushed.
+            tail = await self._turn_resampler.flush()
+            if tail and self.audio_context_available(context_id):
+                frame = TTSAudioRawFrame(tail, self.sample_rate, 1, context_id=context_id)
+                await self.append_to_audio_context(context_id, frame)
         if self.audio_context_available(context_id):
             await self.append_to_audio_context(context_id, TTSStoppedFrame(context_id=context_id))
             await self.remove_audio_context(context_id)
 
-    async def _lost(self, connection: Connection, reason: str) -> None:
+    async def _lost(self, connection: TtsSession, reason: str, category: ErrorCategory) -> None:
         if connection is not self._connection:
             return  # already handled, or a session we closed ourselves
         self._connection = None
-        await connection.close()
+        await connection.aclose()
+        await self._turn_resampler.reset()  # type: ignore[no-untyped-call]
         for context_id in self._router.connection_lost():
             await self._end_turn(context_id)
             if context_id == self._turn_context_id:
@@ -319,7 +452,9 @@ class KokoroTTSService(TTSService):
                 self._turn_context_id = self.create_context_id()
         if self._disconnecting:
             return
-        await self._report_connection_error(f"Kokoro session lost: {reason}")
+        await self._report_error(
+            f"Kokoro session lost on {self._description}: {reason}", category, None
+        )
         await self._call_event_handler("on_disconnected")
         if self._reconnect_task is None or self._reconnect_task.done():
             self._reconnect_task = self.create_task(self._reconnect(), name="kokoro-reconnect")
@@ -331,29 +466,34 @@ class KokoroTTSService(TTSService):
             if self._disconnecting or await self._connect(report=False):
                 return
             delay *= 2
-        await self._report_connection_error(
-            f"Kokoro session on {self._connector.description} not reopened after "
-            f"{self._reconnect_attempts} attempts; the next text tries again"
+        await self._report_error(
+            f"Kokoro session on {self._description} not reopened after "
+            f"{self._reconnect_attempts} attempts; the next text tries again",
+            ErrorCategory.CONNECTIVITY,
+            None,
         )
 
-    async def _report_connection_error(self, message: str) -> None:
+    async def _report_error(
+        self, message: str, category: ErrorCategory, exc: Exception | None
+    ) -> None:
         logger.warning(f"{self}: {message}")
         await self._call_event_handler("on_connection_error", message)
-        await self.push_error(error_msg=message, category=ErrorCategory.CONNECTIVITY)
+        await self.push_error(error_msg=message, exception=exc, category=category)
 
     async def _disconnect(self) -> None:
         self._disconnecting = True
-        if self._reconnect_task is not None:
-            await self.cancel_task(self._reconnect_task)
-            self._reconnect_task = None
+        for task in (self._reconnect_task, self._keepalive_task):
+            if task is not None:
+                await self.cancel_task(task)
+        self._reconnect_task = self._keepalive_task = None
         connection, self._connection = self._connection, None
         if connection is not None:
             self._router.connection_lost()
-            await connection.close()
+            await connection.aclose()
         if self._receive_task is not None:
             with contextlib.suppress(Exception):
                 await self.cancel_task(self._receive_task)
             self._receive_task = None
-        await self._connector.aclose()
+        await self._transport.aclose()
         if connection is not None:
             await self._call_event_handler("on_disconnected")

@@ -1,22 +1,27 @@
-"""The two Kokoro TTS services: a SageMaker endpoint, or the same server as a local container."""
+"""The two Kokoro TTS services: a SageMaker endpoint, or the same server as a local container.
+
+The SageMaker stack (aws-sdk-sagemaker-runtime-http2, awscrt, botocore) is imported when a
+`KokoroSageMakerTTSService` is created, never by importing this package.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from smithy_http.aio.interfaces import HTTPClient
+from kokoro_stream.websocket import WebSocketTts, bidi_url
 
-from .connection import WebSocketConnector
-from .sagemaker import SageMakerConnector
-from .service import KokoroTTSService
+from .service import KokoroStreamTTSService
+
+if TYPE_CHECKING:
+    from smithy_http.aio.interfaces import HTTPClient
 
 
-class KokoroSageMakerTTSService(KokoroTTSService):
+class KokoroSageMakerTTSService(KokoroStreamTTSService):
     """Kokoro on a SageMaker real-time endpoint with bidirectional streaming.
 
     One long-lived bidirectional stream per service (per bot), opened when the pipeline
-    starts, signed with botocore's credential chain (environment, profile, SSO, container
-    and instance role credentials), on port 8443.
+    starts, on port 8443, signed with botocore's credential chain (environment, profile, SSO,
+    container and instance role credentials).
 
     Example::
 
@@ -38,28 +43,33 @@ class KokoroSageMakerTTSService(KokoroTTSService):
             endpoint_name: the SageMaker endpoint's name.
             region: its region; None reads AWS_REGION, AWS_DEFAULT_REGION, then the profile.
             http_transport: replaces the SDK's HTTP transport (tests only).
-            **kwargs: `KokoroTTSService` arguments (voice, speed, sample_rate, ...).
+            **kwargs: `KokoroStreamTTSService` arguments (voice, speed, sample_rate, ...).
         """
-        connector = SageMakerConnector(endpoint_name, region, transport=http_transport)
-        super().__init__(connector=connector, **kwargs)
-        self.endpoint_name = connector.endpoint_name
-        self.region = connector.region
+        from kokoro_stream.sagemaker import SageMakerBidiTts
+
+        transport = SageMakerBidiTts(endpoint_name, region, transport=http_transport)
+        super().__init__(
+            transport=transport,
+            description=f"SageMaker endpoint {endpoint_name} ({transport.region})",
+            **kwargs,
+        )
+        self.endpoint_name = endpoint_name
+        self.region = transport.region
 
 
-class KokoroWebsocketTTSService(KokoroTTSService):
+class KokoroWebSocketTTSService(KokoroStreamTTSService):
     """Kokoro in a local container (or any reachable one) over its WebSocket route.
 
     Example::
 
-        tts = KokoroWebsocketTTSService(url="ws://127.0.0.1:8080", voice="jf_alpha")
+        tts = KokoroWebSocketTTSService(url="ws://127.0.0.1:8080", voice="jf_alpha")
     """
 
     def __init__(self, *, url: str = "ws://127.0.0.1:8080", **kwargs: Any) -> None:
         """
         Args:
             url: the server's base URL or its full `/invocations-bidirectional-stream` URL.
-            **kwargs: `KokoroTTSService` arguments (voice, speed, sample_rate, ...).
+            **kwargs: `KokoroStreamTTSService` arguments (voice, speed, sample_rate, ...).
         """
-        connector = WebSocketConnector(url)
-        super().__init__(connector=connector, **kwargs)
-        self.url = connector.url
+        self.url = bidi_url(url)
+        super().__init__(transport=WebSocketTts(self.url), description=self.url, **kwargs)

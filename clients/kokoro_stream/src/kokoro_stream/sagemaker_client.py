@@ -8,8 +8,13 @@
   that URI unless an endpoint was configured the SDK's standard way (AWS_ENDPOINT_URL_*);
   tests/agent/test_agent_sagemaker_contract.py evaluates the shipped rules and checks the
   two agree.
-- Credentials: botocore's chain (`voice_agent.aws_credentials`), not the SDK's default one.
-- Transport: awscrt (aiohttp, the SDK default, cannot do duplex streams).
+- Credentials: botocore's chain (`kokoro_stream.aws_credentials`), not the SDK's default one.
+- Transport: awscrt (aiohttp, the SDK default from 0.10 on, cannot do duplex streams).
+- SDK generations: pipecat-ai[sagemaker] caps the SDK below 0.10 (smithy 0.6-0.9) while
+  livekit-agents[aws] needs smithy 0.11+ (so SDK 0.11+); both users install this client, so
+  it builds either: 0.6-0.9 take a `Config(...)` built at once, 0.10+ resolve an
+  `AsyncSageMakerRuntimeHTTP2Config` (which also reads the SDK's standard endpoint settings).
+  The models, the stream and the identity interfaces are the same in both.
 - Failures: the SDK runs each request in a background task; if it fails before the stream is
   handed back (credentials, endpoint, signing), the SDK's caller waits forever and the error
   is only logged at garbage collection. `SdkCall` reports it to the caller at once.
@@ -20,17 +25,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import os
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aws_sdk_sagemaker_runtime_http2.client import AsyncSageMakerRuntimeHTTP2Client
-from aws_sdk_sagemaker_runtime_http2.config import AsyncSageMakerRuntimeHTTP2Config
+import aws_sdk_sagemaker_runtime_http2.client as sdk_client
+import aws_sdk_sagemaker_runtime_http2.config as sdk_config
 from botocore.loaders import create_loader
 from smithy_core.interceptors import Interceptor, OutputContext
 from smithy_http.aio.interfaces import HTTPClient
 
-from ..aws_credentials import BotocoreCredentialsResolver
+from .aws_credentials import BotocoreCredentialsResolver
 
 BIDI_PORT = 8443  # from the service's endpoint rules, see the module docstring
 
@@ -60,29 +66,50 @@ def default_transport() -> HTTPClient:
     return AWSCRTHTTPClient()
 
 
+# The SDK's standard per-service endpoint setting (0.10+ read it themselves), then the global.
+ENDPOINT_ENV = ("AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2", "AWS_ENDPOINT_URL")
+
+
 async def build_sagemaker_client(
     region: str,
     *,
     credentials: BotocoreCredentialsResolver | None = None,
     transport: HTTPClient | None = None,
-) -> AsyncSageMakerRuntimeHTTP2Client:
-    """The production client: 8443 endpoint, botocore credentials, awscrt transport.
+) -> Any:
+    """The production client: 8443 endpoint, botocore credentials, awscrt transport, on
+    whichever SDK generation is installed (see the module docstring).
 
     Tests may pass a recording `transport`; nothing else differs from production."""
     if not region:
         raise ValueError("the SageMaker client needs a region")
-    config = await AsyncSageMakerRuntimeHTTP2Config.resolve(
+    resolver = credentials or BotocoreCredentialsResolver(region)
+    http = transport or default_transport()
+    async_config = getattr(sdk_config, "AsyncSageMakerRuntimeHTTP2Config", None)
+    if async_config is not None:  # SDK 0.10+
+        config = await async_config.resolve(
+            region=region,
+            aws_credentials_identity_resolver=resolver,
+            transport=http,
+            interceptors=[ReportFailures()],
+        )
+        # An endpoint the user configured the SDK's standard way (AWS_ENDPOINT_URL_<SERVICE>,
+        # AWS_ENDPOINT_URL or the profile's endpoint_url: a VPC endpoint, a test front door)
+        # wins; otherwise the service's real bidirectional endpoint on 8443.
+        if config.endpoint_uri is None:
+            config.endpoint_uri = bidi_endpoint_uri(region)
+        return sdk_client.AsyncSageMakerRuntimeHTTP2Client(config=config)
+    # SDK 0.6-0.9: the same settings, given at once; the endpoint override read from the env.
+    configured = next((os.environ[n] for n in ENDPOINT_ENV if os.environ.get(n)), None)
+    config = sdk_config.Config(
         region=region,
-        aws_credentials_identity_resolver=credentials or BotocoreCredentialsResolver(region),
-        transport=transport or default_transport(),
+        endpoint_uri=configured or bidi_endpoint_uri(region),
+        aws_credentials_identity_resolver=resolver,
+        transport=http,
         interceptors=[ReportFailures()],
     )
-    # An endpoint the user configured the SDK's standard way (AWS_ENDPOINT_URL_<SERVICE>,
-    # AWS_ENDPOINT_URL or the profile's endpoint_url: a VPC endpoint, a test front door) wins;
-    # otherwise the service's real bidirectional endpoint on 8443.
-    if config.endpoint_uri is None:
-        config.endpoint_uri = bidi_endpoint_uri(region)
-    return AsyncSageMakerRuntimeHTTP2Client(config=config)
+    if hasattr(sdk_client, "AsyncSageMakerRuntimeHTTP2Client"):  # 0.9
+        return sdk_client.AsyncSageMakerRuntimeHTTP2Client(config=config)
+    return sdk_client.SageMakerRuntimeHTTP2Client(config=config)  # 0.6-0.8
 
 
 class SdkCallError(Exception):

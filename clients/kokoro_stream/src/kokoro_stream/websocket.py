@@ -14,10 +14,29 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
+from .base import (
+    FrameDecoder,
+    ProtocolMessages,
+    TtsConnectionLost,
+    TtsEvent,
+    TtsFailure,
+    TtsProtocolError,
+)
 from .messages import ServerMessageType
 
 CONNECT_TIMEOUT_S = 10.0
+WEBSOCKET_PATH = "/invocations-bidirectional-stream"
+
+
+def bidi_url(url: str) -> str:
+    """The server's bidirectional route from its base URL (http(s):// or ws(s)://) or from
+    the full route URL itself."""
+    if url.startswith(("http://", "https://")):
+        url = "ws" + url.removeprefix("http")
+    if not url.startswith(("ws://", "wss://")):
+        raise ValueError(f"a Kokoro server URL must start with ws(s):// or http(s)://: {url!r}")
+    url = url.rstrip("/")
+    return url if url.endswith(WEBSOCKET_PATH) else url + WEBSOCKET_PATH
 
 
 class WebSocketTtsSession(ProtocolMessages):
@@ -27,7 +46,10 @@ class WebSocketTtsSession(ProtocolMessages):
         self._ended = False
 
     async def _send(self, message: dict[str, Any]) -> None:
-        await self._ws.send(json.dumps(message, ensure_ascii=False))
+        try:
+            await self._ws.send(json.dumps(message, ensure_ascii=False))
+        except ConnectionClosed as exc:
+            raise TtsConnectionLost(f"TTS WebSocket closed: {exc}") from exc
 
     async def aclose(self) -> None:
         with contextlib.suppress(Exception):

@@ -27,6 +27,9 @@ class TtsControl:
     def type(self) -> str:
         return str(self.message.get("type", ""))
 
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.message.get(key, default)
+
 
 @dataclass(frozen=True)
 class TtsAudio:
@@ -67,7 +70,15 @@ class TtsProtocolError(Exception):
     """The server broke the session protocol (e.g. audio before any sentence_start)."""
 
 
+class TtsConnectionLost(ConnectionError):
+    """A message could not be sent: the session's transport is closed or failed."""
+
+
 class TtsSession(Protocol):
+    async def send(self, message: dict[str, Any]) -> None:
+        """Any client message (the builders in `messages`); raises TtsConnectionLost."""
+        ...
+
     async def send_text(self, text: str) -> None: ...
     async def flush(self) -> None: ...
     async def cancel(self) -> None: ...
@@ -124,6 +135,9 @@ class ProtocolMessages:
 
     async def _send(self, message: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self._send(message)
 
     async def start(
         self,

@@ -31,11 +31,18 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 )
 from smithy_http.aio.interfaces import HTTPClient
 
-from ..aws_credentials import BotocoreCredentialsResolver, signing_as
-from ..settings import NO_REGION, region_from_env
-from .base import FrameDecoder, ProtocolMessages, TtsEvent, TtsFailure, TtsProtocolError
+from .aws_credentials import BotocoreCredentialsResolver, signing_as
+from .base import (
+    FrameDecoder,
+    ProtocolMessages,
+    TtsConnectionLost,
+    TtsEvent,
+    TtsFailure,
+    TtsProtocolError,
+)
 from .classify import BINARY, UTF8, ControlDecodeError, classify
 from .messages import ServerMessageType
+from .region import NO_REGION, region_from_env
 from .sagemaker_client import (
     SdkCall,
     SdkCallError,
@@ -142,9 +149,12 @@ class SageMakerTtsSession(ProtocolMessages):
     async def _send(self, message: dict[str, Any]) -> None:
         if (error := self._request_error()) is not None:
             # The request body is no longer read: fail now rather than block on a full buffer.
-            raise ConnectionError(f"SageMaker stream did not open: {describe_error(error)}")
-        with signing_as(self._identity):
-            await self._stream.input_stream.send(request_event(message))
+            raise TtsConnectionLost(f"SageMaker stream did not open: {describe_error(error)}")
+        try:
+            with signing_as(self._identity):
+                await self._stream.input_stream.send(request_event(message))
+        except Exception as exc:
+            raise TtsConnectionLost(f"SageMaker send failed: {describe_error(exc)}") from exc
 
     async def aclose(self) -> None:
         if self._closed:

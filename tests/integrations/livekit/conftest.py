@@ -1,0 +1,17 @@
+"""The real Kokoro server for the LiveKit plugin's tests: tests/conftest.py's `server`, or
+(in a framework venv, `make test-frameworks`) the one KOKORO_TEST_SERVER_WS names."""
+
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+import pytest
+
+EXTERNAL = os.environ.get("KOKORO_TEST_SERVER_WS")
+
+if EXTERNAL:
+
+    @pytest.fixture
+    def server() -> SimpleNamespace:
+        return SimpleNamespace(ws=EXTERNAL)
