@@ -26,6 +26,9 @@ DISTRIBUTIONS = {
     "uvicorn": "uvicorn",
     "starlette": "starlette",
 }
+# This repository's own distributions the image installs from source (agent/Dockerfile), with
+# the folder the Dockerfile copies them from.
+FROM_SOURCE = {"kokoro_stream": "clients/kokoro_stream"}
 
 
 def test_dockerfile_passes_hadolint() -> None:
@@ -63,5 +66,10 @@ def test_requirements_are_pinned_and_cover_every_import() -> None:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 imported.add(node.module.split(".")[0])
     third_party = {m for m in imported if m not in sys.stdlib_module_names}
+    ours = third_party & set(FROM_SOURCE)
+    dockerfile = DOCKERFILE.read_text()
+    for module in ours:  # installed from the repository: the image must copy and install it
+        assert f"COPY {FROM_SOURCE[module]} " in dockerfile, module
+    third_party -= ours
     assert third_party <= set(DISTRIBUTIONS), third_party - set(DISTRIBUTIONS)
     assert {DISTRIBUTIONS[m] for m in third_party} <= set(pins)

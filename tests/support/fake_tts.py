@@ -29,7 +29,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 FAULTS = ("drop", "stall", "garbage", "bad_control", "audio_first")
-_SENTENCE = re.compile(r".*?[.!?](?:\s+|$)", re.S)
+SENTENCE = re.compile(r".*?[.!?](?:\s+|$)", re.S)
 
 
 def fake_pcm(index: int, frame: int, size: int) -> bytes:
@@ -160,7 +160,7 @@ class FakeTtsServer:
 
         def release(everything: bool) -> None:
             buf = state["buffer"]
-            pieces = [m.group() for m in _SENTENCE.finditer(buf)]
+            pieces = [m.group() for m in SENTENCE.finditer(buf)]
             used = sum(len(p) for p in pieces)
             if everything and buf[used:].strip():
                 pieces.append(buf[used:])
