@@ -101,6 +101,36 @@ def test_emoji_are_dropped_or_named():
     assert said("# Launch 🚀") == ["Launch."]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A lone emoji between two words of one sentence stands for a word.
+        ("I ❤️ this", "I love this"),
+        ("Swipe ⬅️ to delete", "Swipe left to delete"),
+        ("Rated 4.8 ⭐ on it", "Rated 4.8 stars on it"),
+        ("Rated 1 ⭐ only", "Rated 1 star only"),
+        ("Tap the 🧭 icon", "Tap the compass icon"),  # not in the table: its short name
+        ("got 3 🎈 today", "got 3 balloons today"),
+        # Decorative: after the noun it illustrates, before punctuation or a capital, after
+        # punctuation, in a run, at a line's start or end.
+        ("The café ☕ opens at 7.", "The café opens at 7."),
+        ("Good morning ☀️ Here it is.", "Good morning Here it is."),
+        ("Status: 🟢 all good", "Status: all good"),
+        ("the team 👍 👍 shipped", "the team shipped"),
+        ("❤️ this one", "this one"),
+        ("we love it ❤️", "we love it"),
+        ("| a ❤️ | b |", "a, b."),
+    ],
+)
+def test_an_emoji_inside_a_sentence_is_read_as_the_word_it_stands_for(text, expected):
+    assert said(text) == [expected]
+    # However the text is split into deltas.
+    md = MarkdownSpeech()
+    assert "".join(md.feed(ch) for ch in text) + md.flush() == expected
+    # "name" reads the same word there, and names the decorative ones.
+    assert said("I ❤️ this and 🎉 that", emoji="name") == ["I love this and party popper that"]
+
+
 def test_control_characters_and_escape_sequences_go_first():
     raw = (
         "Red \x1b[31mwarning\x1b[0m, \x1b]0;title\x07bell\x07 zero\u200bwidth "

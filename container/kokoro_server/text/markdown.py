@@ -41,7 +41,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from kokoro_server.text.cleaning import StreamCleaner
-from kokoro_server.text.emoji_speech import EmojiMode, speak_emoji
+from kokoro_server.text.emoji_speech import EmojiMode, emoji_as_word, lone_emoji, speak_emoji
 from kokoro_server.text.pronunciation import MARKUP
 
 MAX_HOLD = 300  # characters an open construct may hold back before it is read literally
@@ -294,13 +294,18 @@ class MarkdownSpeech:
         self._last = "\n"  # the last character emitted
         self._space = False  # whitespace seen since it, not emitted yet
         self._comma = False  # a table cell ended since the row's last text
+        self._word_before = ""  # the last word emitted
+        # A lone emoji after a word, held until the next word says whether it stands for a
+        # word (text/emoji_speech.py): (the emoji, the word before it).
+        self._pending: tuple[str, str] | None = None
         self._language = "en-us"
 
     @property
     def buffered_chars(self) -> int:
         """Characters received and not yet emitted (nor dropped)."""
         held = 0 if self._fence or self._kind == "fence" else len(self._line) - self._done
-        return self._cleaner.buffered_chars + held
+        pending = len(self._pending[0]) if self._pending else 0
+        return self._cleaner.buffered_chars + held + pending
 
     def feed(self, delta: str, language: str = "en-us") -> str:
         """Append a delta; return the plain text that is now certain (maybe "")."""
@@ -362,6 +367,7 @@ class MarkdownSpeech:
                 self._emit(CODE_NOTICES.get(self._language, CODE_NOTICES["en-us"]))
             elif self._kind != "break":
                 self._release(final=True)
+                self._resolve("")
                 if self._kind in ("heading", "item", "row"):
                     self._end_sentence()
         self._newline()
@@ -492,6 +498,8 @@ class MarkdownSpeech:
         cursor = start
         for a, b, what in stops:
             self._word(line, cursor, a, escapes)
+            if what != "space":
+                self._resolve("")
             if what == "space":
                 self._space = True
             elif what == "cell":
@@ -518,7 +526,22 @@ class MarkdownSpeech:
             text = _inline_text(tokens[0].children or []) if tokens else ""
         if self._kind == "heading":
             text = _ATX_CLOSE.sub("", text)
+        lone = lone_emoji(text)
+        if self._pending is not None:
+            self._resolve("" if lone else text)
+        elif lone and self._last.isalnum() and not self._comma:
+            self._pending = (text, self._word_before)  # decided by the next word
+            return
         self._emit(speak_emoji(text, self.emoji))
+
+    def _resolve(self, following: str) -> None:
+        """Read or drop the held emoji, now that the word after it is known."""
+        if self._pending is None:
+            return
+        chars, before = self._pending
+        self._pending = None
+        word = emoji_as_word(chars, before, following)
+        self._emit(f" {word} " if word else speak_emoji(chars, self.emoji))
 
     # ---- output -------------------------------------------------------------------------
 
@@ -537,6 +560,7 @@ class MarkdownSpeech:
         self._comma = False
         self._out.append(body)
         self._last = body[-1]
+        self._word_before = body.rsplit(" ", 1)[-1]
         self._space = not raw and words[-1] == " "
 
     def _end_sentence(self) -> None:
