@@ -52,8 +52,34 @@ WORD_EMOJI: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 # Words after which a noun must follow: an emoji there stands for that noun.
 _NEEDS_NOUN = frozenset(
-    "a an the this that these those my your our their his her its every each no some any "
-    "one two three four five several many".split()
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "your",
+        "our",
+        "their",
+        "his",
+        "her",
+        "its",
+        "every",
+        "each",
+        "no",
+        "some",
+        "any",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "several",
+        "many",
+    ]
 )
 _NUMBER = re.compile(r"[0-9][0-9,.]*")
 
