@@ -131,6 +131,30 @@ def test_an_emoji_inside_a_sentence_is_read_as_the_word_it_stands_for(text, expe
     assert said("I ❤️ this and 🎉 that", emoji="name") == ["I love this and party popper that"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Results\n=======\nAll tests passed.", ["Results", "All tests passed."]),
+        ("=====\nnot an underline", ["=====", "not an underline"]),  # no paragraph above
+        ("Line one.<br>Line two.", ["Line one.", "Line two."]),
+        ("Line one<br/>Line two", ["Line one.", "Line two"]),
+        ("Say <b>this</b> and <em>that</em>.", ["Say this and that."]),
+        ("Keep a <tag> as text.", ["Keep a <tag> as text."]),
+        (
+            "Check the [pricing page][pricing] now.\n\n[pricing]: https://example.com/p",
+            ["Check the pricing page now."],
+        ),
+        ("See [the docs][] and ![a fox][fox].", ["See the docs and a fox."]),
+        ("Index a[i][j] stays.", ["Index a[i][j] stays."]),
+    ],
+)
+def test_setext_headings_html_tags_and_reference_links(text, expected):
+    assert said(text) == expected
+    md = MarkdownSpeech()
+    pieces = "".join(md.feed(ch) for ch in text) + md.flush()
+    assert [line for line in pieces.split("\n") if line] == expected
+
+
 def test_control_characters_and_escape_sequences_go_first():
     raw = (
         "Red \x1b[31mwarning\x1b[0m, \x1b]0;title\x07bell\x07 zero\u200bwidth "

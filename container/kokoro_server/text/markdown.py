@@ -74,6 +74,20 @@ _AUTOLINK = re.compile(
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)>"
 )
 _AUTOLINK_PREFIX = re.compile(r"<[^\s<>]*")
+# Setext heading underline "=====" (a "---" one is a thematic break already): not read.
+_SETEXT = re.compile(r"=+[ \t]*")
+# A link reference definition "[label]: url": not read; the links that use it read their text.
+_DEFINITION = re.compile(r"\[[^\[\]]+\]:")
+_DEFINITION_PREFIX = re.compile(r"\[[^\[\]]*\]?")
+# A reference link "[text][label]" / "[text][]" (not after a word: "a[i][j]" is code-like).
+_REFERENCE = re.compile(r"(?<![\w\])])(!?\[[^\[\]]*\])\[[^\[\]]*\]")
+# Simple inline HTML tags, without attributes: not read; a line break or block tag ends the
+# sentence, like a new line.
+_HTML_TAG = re.compile(
+    r"</?(?:b|i|u|s|em|strong|del|ins|sub|sup|kbd|code|mark|small|span|br|hr|p|div)[ \t]*/?>",
+    re.IGNORECASE,
+)
+_HTML_BREAK = re.compile(r"</?(?:br|hr|p|div)\b", re.IGNORECASE)
 _MARKUP_PREFIX = re.compile(r"\{[^{}|\n]*(?:\|(?:/[^/{}\n]*/?)?)?")
 # A word with nothing markdown could act on is read as it is (no parse).
 _PLAIN = re.compile(r"[^\\`*_~\[\]!<>&{}|#]*")
@@ -107,7 +121,8 @@ def _closing_backticks(text: str, start: int, stop: int, size: int) -> int:
 
 
 def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
-    """Where an inline link starting at `[` i ends; -1 if it is none; None if undecided."""
+    """Where an inline or reference link starting at `[` i ends; -1 if it is none; None if
+    undecided."""
     depth = 0
     q = i
     while q < stop:
@@ -131,6 +146,12 @@ def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
         return None
     if q + 1 >= end:
         return None  # "(" may still follow
+    if text[q + 1] == "[" and not (i and (text[i - 1].isalnum() or text[i - 1] in "_])")):
+        label = re.compile(r"[^\[\]]*").match(text, q + 2, stop)
+        assert label
+        if label.end() >= stop:
+            return None if stop == end else -1
+        return label.end() + 1 if text[label.end()] == "]" else -1
     if text[q + 1] != "(":
         return -1  # [text] alone: literal brackets
     depth = 0
@@ -295,6 +316,7 @@ class MarkdownSpeech:
         self._space = False  # whitespace seen since it, not emitted yet
         self._comma = False  # a table cell ended since the row's last text
         self._word_before = ""  # the last word emitted
+        self._after_text = ""  # "para" when the previous line was paragraph text
         # A lone emoji after a word, held until the next word says whether it stands for a
         # word (text/emoji_speech.py): (the emoji, the word before it).
         self._pending: tuple[str, str] | None = None
@@ -349,7 +371,7 @@ class MarkdownSpeech:
             return
         if self._kind is None:
             self._kind = self._classify(complete=False)
-        if self._kind is not None and self._kind != "fence":
+        if self._kind is not None and self._kind not in ("fence", "break"):
             self._release(final=False)
 
     def _end_line(self) -> None:
@@ -371,6 +393,8 @@ class MarkdownSpeech:
                 if self._kind in ("heading", "item", "row"):
                     self._end_sentence()
         self._newline()
+        text_line = self._kind == "para" and not self._fence and self._line.strip()
+        self._after_text = "para" if text_line else ""
         self._line = ""
         self._kind = None
         self._done = 0
@@ -460,6 +484,20 @@ class MarkdownSpeech:
                 break
             if ch == "|":
                 kind, pos = "row", pos + 1
+            setext = ch == "=" and self._after_text and kind == "para" and pos == 0
+            if setext and _SETEXT.fullmatch(line):  # the underline of a setext heading
+                if not complete:
+                    return None
+                kind, pos = "break", n
+            if ch == "[" and kind == "para":
+                if _DEFINITION.match(line, pos):
+                    kind, pos = "break", n
+                elif (
+                    not complete
+                    and n - pos < self._max_hold
+                    and _DEFINITION_PREFIX.fullmatch(line, pos)
+                ):
+                    return None  # "[label]" may still be followed by ":"
             break
         self._done = pos
         return kind
@@ -522,10 +560,26 @@ class MarkdownSpeech:
                 word = "".join(
                     ("\\" + line[i]) if i in escapes else line[i] for i in range(start, end)
                 )
+            word = _REFERENCE.sub(r"\1()", word)
             tokens = _MD.parseInline(word)
             text = _inline_text(tokens[0].children or []) if tokens else ""
         if self._kind == "heading":
             text = _ATX_CLOSE.sub("", text)
+        if "<" in text:
+            parts = _HTML_TAG.split(text)
+            tags = _HTML_TAG.findall(text)
+            for part, tag in zip(parts, tags, strict=False):
+                self._speak(part)
+                if _HTML_BREAK.match(tag) and self._kind != "row":
+                    self._resolve("")
+                    self._end_sentence()
+                    self._newline()
+            text = parts[-1]
+        self._speak(text)
+
+    def _speak(self, text: str) -> None:
+        if not text:
+            return
         lone = lone_emoji(text)
         if self._pending is not None:
             self._resolve("" if lone else text)
