@@ -155,6 +155,30 @@ def test_setext_headings_html_tags_and_reference_links(text, expected):
     assert [line for line in pieces.split("\n") if line] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "| Day | High |\n|---|---|\n| Mon | 72 |\n| Sun | 70 |",
+            ["Day, High.", "Monday, 72.", "Sunday, 70."],
+        ),
+        ("|Mon|Tue|", ["Monday, Tuesday."]),
+        ("| x | Thu |", ["x, Thursday."]),
+        # Not a whole cell, not a table, or "Sun" with no other day in the table: as written.
+        ("| Mon to Fri | open |", ["Mon to Fri, open."]),
+        ("Mon is here", ["Mon is here"]),
+        ("| Sun | a star |", ["Sun, a star."]),
+    ],
+)
+def test_a_table_cell_that_is_a_day_abbreviation_reads_the_day(text, expected):
+    assert said(text) == expected
+    md = MarkdownSpeech()
+    pieces = "".join(md.feed(ch) for ch in text) + md.flush()
+    assert [line for line in pieces.split("\n") if line] == expected
+    # Only English text: another language's table is read as written.
+    assert MarkdownSpeech().convert("| Mon |", "fr-fr") == "Mon."
+
+
 def test_control_characters_and_escape_sequences_go_first():
     raw = (
         "Red \x1b[31mwarning\x1b[0m, \x1b]0;title\x07bell\x07 zero\u200bwidth "

@@ -42,6 +42,7 @@ from markdown_it.token import Token
 
 from kokoro_server.text.cleaning import StreamCleaner
 from kokoro_server.text.emoji_speech import EmojiMode, emoji_as_word, lone_emoji, speak_emoji
+from kokoro_server.text.normalize.en.tables import DAY_ABBR
 from kokoro_server.text.pronunciation import MARKUP
 
 MAX_HOLD = 300  # characters an open construct may hold back before it is read literally
@@ -320,6 +321,10 @@ class MarkdownSpeech:
         # A lone emoji after a word, held until the next word says whether it stands for a
         # word (text/emoji_speech.py): (the emoji, the word before it).
         self._pending: tuple[str, str] | None = None
+        # A day abbreviation starting an English table cell ("| Mon |"), held until the cell
+        # ends (read "Monday") or another word follows in it (read as written).
+        self._cell_day: str | None = None
+        self._day_table = False  # a day cell was read in this table ("Sun" then is Sunday)
         self._language = "en-us"
 
     @property
@@ -327,6 +332,7 @@ class MarkdownSpeech:
         """Characters received and not yet emitted (nor dropped)."""
         held = 0 if self._fence or self._kind == "fence" else len(self._line) - self._done
         pending = len(self._pending[0]) if self._pending else 0
+        pending += len(self._cell_day or "")
         return self._cleaner.buffered_chars + held + pending
 
     def feed(self, delta: str, language: str = "en-us") -> str:
@@ -390,10 +396,12 @@ class MarkdownSpeech:
             elif self._kind != "break":
                 self._release(final=True)
                 self._resolve("")
+                self._close_cell(ended=True)
                 if self._kind in ("heading", "item", "row"):
                     self._end_sentence()
         self._newline()
         text_line = self._kind == "para" and not self._fence and self._line.strip()
+        self._day_table = self._day_table and self._kind == "row"
         self._after_text = "para" if text_line else ""
         self._line = ""
         self._kind = None
@@ -538,6 +546,7 @@ class MarkdownSpeech:
             self._word(line, cursor, a, escapes)
             if what != "space":
                 self._resolve("")
+                self._close_cell(ended=what == "cell")
             if what == "space":
                 self._space = True
             elif what == "cell":
@@ -580,6 +589,16 @@ class MarkdownSpeech:
     def _speak(self, text: str) -> None:
         if not text:
             return
+        self._close_cell(ended=False)
+        if (
+            self._kind == "row"
+            and self._language.startswith("en")
+            and text in DAY_ABBR
+            and (text != "Sun" or self._day_table)  # "| Sun |" alone may be the star
+            and (self._comma or self._last == "\n")
+        ):
+            self._cell_day = text
+            return
         lone = lone_emoji(text)
         if self._pending is not None:
             self._resolve("" if lone else text)
@@ -587,6 +606,19 @@ class MarkdownSpeech:
             self._pending = (text, self._word_before)  # decided by the next word
             return
         self._emit(speak_emoji(text, self.emoji))
+
+    def _close_cell(self, *, ended: bool) -> None:
+        """Read the held day abbreviation: the whole cell is a day, or it was not."""
+        if self._cell_day is None:
+            return
+        day, self._cell_day = self._cell_day, None
+        if ended:
+            self._day_table = True
+            self._emit(DAY_ABBR[day])
+            return
+        space = self._space  # the space after it, seen while it was held
+        self._emit(day)
+        self._space = space
 
     def _resolve(self, following: str) -> None:
         """Read or drop the held emoji, now that the word after it is known."""
