@@ -12,10 +12,14 @@ What is read (the rule, documented in docs/protocol.md):
   (a period is added when they end without one); list markers, `#`s, `>`s, task boxes and
   thematic breaks are not read;
 - a table row reads its cells joined by commas ("Apple, $1."); the delimiter row is skipped;
+  in English a cell that is only a day abbreviation reads the day ("| Mon |" -> "Monday");
+- a setext underline, a link definition line "[label]: url" and simple inline HTML tags are
+  not read (`<br>`, `<p>` end the sentence); a reference link "[text][label]" reads its text;
 - a fenced code block reads one notice in the voice's language ("Here is a code block.")
   and none of its content;
-- decorative emoji are dropped (`emoji="name"`: a short name is read instead); keycaps read
-  their digit; (c), (R), TM and arrows are left to the normalizer.
+- decorative emoji are dropped (`emoji="name"`: a short name is read instead); a lone emoji
+  between two words of a sentence is read as the word it stands for (text/emoji_speech.py);
+  keycaps read their digit; (c), (R), TM and arrows are left to the normalizer.
 
 How it streams. Block structure is decided per line from its leading markers (CommonMark's
 rules for ATX headings, list items, block quotes, fences and thematic breaks; GFM table
