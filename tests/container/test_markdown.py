@@ -101,6 +101,84 @@ def test_emoji_are_dropped_or_named():
     assert said("# Launch 🚀") == ["Launch."]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A lone emoji between two words of one sentence stands for a word.
+        ("I ❤️ this", "I love this"),
+        ("Swipe ⬅️ to delete", "Swipe left to delete"),
+        ("Rated 4.8 ⭐ on it", "Rated 4.8 stars on it"),
+        ("Rated 1 ⭐ only", "Rated 1 star only"),
+        ("Tap the 🧭 icon", "Tap the compass icon"),  # not in the table: its short name
+        ("got 3 🎈 today", "got 3 balloons today"),
+        # Decorative: after the noun it illustrates, before punctuation or a capital, after
+        # punctuation, in a run, at a line's start or end.
+        ("The café ☕ opens at 7.", "The café opens at 7."),
+        ("Good morning ☀️ Here it is.", "Good morning Here it is."),
+        ("Status: 🟢 all good", "Status: all good"),
+        ("the team 👍 👍 shipped", "the team shipped"),
+        ("❤️ this one", "this one"),
+        ("we love it ❤️", "we love it"),
+        ("| a ❤️ | b |", "a, b."),
+    ],
+)
+def test_an_emoji_inside_a_sentence_is_read_as_the_word_it_stands_for(text, expected):
+    assert said(text) == [expected]
+    # However the text is split into deltas.
+    md = MarkdownSpeech()
+    assert "".join(md.feed(ch) for ch in text) + md.flush() == expected
+    # "name" reads the same word there, and names the decorative ones.
+    assert said("I ❤️ this and 🎉 that", emoji="name") == ["I love this and party popper that"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Results\n=======\nAll tests passed.", ["Results", "All tests passed."]),
+        ("=====\nnot an underline", ["=====", "not an underline"]),  # no paragraph above
+        ("Line one.<br>Line two.", ["Line one.", "Line two."]),
+        ("Line one<br/>Line two", ["Line one.", "Line two"]),
+        ("Say <b>this</b> and <em>that</em>.", ["Say this and that."]),
+        ("Keep a <tag> as text.", ["Keep a <tag> as text."]),
+        (
+            "Check the [pricing page][pricing] now.\n\n[pricing]: https://example.com/p",
+            ["Check the pricing page now."],
+        ),
+        ("See [the docs][] and ![a fox][fox].", ["See the docs and a fox."]),
+        ("Index a[i][j] stays.", ["Index a[i][j] stays."]),
+    ],
+)
+def test_setext_headings_html_tags_and_reference_links(text, expected):
+    assert said(text) == expected
+    md = MarkdownSpeech()
+    pieces = "".join(md.feed(ch) for ch in text) + md.flush()
+    assert [line for line in pieces.split("\n") if line] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "| Day | High |\n|---|---|\n| Mon | 72 |\n| Sun | 70 |",
+            ["Day, High.", "Monday, 72.", "Sunday, 70."],
+        ),
+        ("|Mon|Tue|", ["Monday, Tuesday."]),
+        ("| x | Thu |", ["x, Thursday."]),
+        # Not a whole cell, not a table, or "Sun" with no other day in the table: as written.
+        ("| Mon to Fri | open |", ["Mon to Fri, open."]),
+        ("Mon is here", ["Mon is here"]),
+        ("| Sun | a star |", ["Sun, a star."]),
+    ],
+)
+def test_a_table_cell_that_is_a_day_abbreviation_reads_the_day(text, expected):
+    assert said(text) == expected
+    md = MarkdownSpeech()
+    pieces = "".join(md.feed(ch) for ch in text) + md.flush()
+    assert [line for line in pieces.split("\n") if line] == expected
+    # Only English text: another language's table is read as written.
+    assert MarkdownSpeech().convert("| Mon |", "fr-fr") == "Mon."
+
+
 def test_control_characters_and_escape_sequences_go_first():
     raw = (
         "Red \x1b[31mwarning\x1b[0m, \x1b]0;title\x07bell\x07 zero\u200bwidth "

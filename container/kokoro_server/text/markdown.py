@@ -12,10 +12,14 @@ What is read (the rule, documented in docs/protocol.md):
   (a period is added when they end without one); list markers, `#`s, `>`s, task boxes and
   thematic breaks are not read;
 - a table row reads its cells joined by commas ("Apple, $1."); the delimiter row is skipped;
+  in English a cell that is only a day abbreviation reads the day ("| Mon |" -> "Monday");
+- a setext underline, a link definition line "[label]: url" and simple inline HTML tags are
+  not read (`<br>`, `<p>` end the sentence); a reference link "[text][label]" reads its text;
 - a fenced code block reads one notice in the voice's language ("Here is a code block.")
   and none of its content;
-- decorative emoji are dropped (`emoji="name"`: a short name is read instead); keycaps read
-  their digit; (c), (R), TM and arrows are left to the normalizer.
+- decorative emoji are dropped (`emoji="name"`: a short name is read instead); a lone emoji
+  between two words of a sentence is read as the word it stands for (text/emoji_speech.py);
+  keycaps read their digit; (c), (R), TM and arrows are left to the normalizer.
 
 How it streams. Block structure is decided per line from its leading markers (CommonMark's
 rules for ATX headings, list items, block quotes, fences and thematic breaks; GFM table
@@ -41,7 +45,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from kokoro_server.text.cleaning import StreamCleaner
-from kokoro_server.text.emoji_speech import EmojiMode, speak_emoji
+from kokoro_server.text.emoji_speech import EmojiMode, emoji_as_word, lone_emoji, speak_emoji
+from kokoro_server.text.normalize.en.tables import DAY_ABBR
 from kokoro_server.text.pronunciation import MARKUP
 
 MAX_HOLD = 300  # characters an open construct may hold back before it is read literally
@@ -74,6 +79,20 @@ _AUTOLINK = re.compile(
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)>"
 )
 _AUTOLINK_PREFIX = re.compile(r"<[^\s<>]*")
+# Setext heading underline "=====" (a "---" one is a thematic break already): not read.
+_SETEXT = re.compile(r"=+[ \t]*")
+# A link reference definition "[label]: url": not read; the links that use it read their text.
+_DEFINITION = re.compile(r"\[[^\[\]]+\]:")
+_DEFINITION_PREFIX = re.compile(r"\[[^\[\]]*\]?")
+# A reference link "[text][label]" / "[text][]" (not after a word: "a[i][j]" is code-like).
+_REFERENCE = re.compile(r"(?<![\w\])])(!?\[[^\[\]]*\])\[[^\[\]]*\]")
+# Simple inline HTML tags, without attributes: not read; a line break or block tag ends the
+# sentence, like a new line.
+_HTML_TAG = re.compile(
+    r"</?(?:b|i|u|s|em|strong|del|ins|sub|sup|kbd|code|mark|small|span|br|hr|p|div)[ \t]*/?>",
+    re.IGNORECASE,
+)
+_HTML_BREAK = re.compile(r"</?(?:br|hr|p|div)\b", re.IGNORECASE)
 _MARKUP_PREFIX = re.compile(r"\{[^{}|\n]*(?:\|(?:/[^/{}\n]*/?)?)?")
 # A word with nothing markdown could act on is read as it is (no parse).
 _PLAIN = re.compile(r"[^\\`*_~\[\]!<>&{}|#]*")
@@ -107,7 +126,8 @@ def _closing_backticks(text: str, start: int, stop: int, size: int) -> int:
 
 
 def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
-    """Where an inline link starting at `[` i ends; -1 if it is none; None if undecided."""
+    """Where an inline or reference link starting at `[` i ends; -1 if it is none; None if
+    undecided."""
     depth = 0
     q = i
     while q < stop:
@@ -131,6 +151,12 @@ def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
         return None
     if q + 1 >= end:
         return None  # "(" may still follow
+    if text[q + 1] == "[" and not (i and (text[i - 1].isalnum() or text[i - 1] in "_])")):
+        label = re.compile(r"[^\[\]]*").match(text, q + 2, stop)
+        assert label
+        if label.end() >= stop:
+            return None if stop == end else -1
+        return label.end() + 1 if text[label.end()] == "]" else -1
     if text[q + 1] != "(":
         return -1  # [text] alone: literal brackets
     depth = 0
@@ -294,13 +320,24 @@ class MarkdownSpeech:
         self._last = "\n"  # the last character emitted
         self._space = False  # whitespace seen since it, not emitted yet
         self._comma = False  # a table cell ended since the row's last text
+        self._word_before = ""  # the last word emitted
+        self._after_text = ""  # "para" when the previous line was paragraph text
+        # A lone emoji after a word, held until the next word says whether it stands for a
+        # word (text/emoji_speech.py): (the emoji, the word before it).
+        self._pending: tuple[str, str] | None = None
+        # A day abbreviation starting an English table cell ("| Mon |"), held until the cell
+        # ends (read "Monday") or another word follows in it (read as written).
+        self._cell_day: str | None = None
+        self._day_table = False  # a day cell was read in this table ("Sun" then is Sunday)
         self._language = "en-us"
 
     @property
     def buffered_chars(self) -> int:
         """Characters received and not yet emitted (nor dropped)."""
         held = 0 if self._fence or self._kind == "fence" else len(self._line) - self._done
-        return self._cleaner.buffered_chars + held
+        pending = len(self._pending[0]) if self._pending else 0
+        pending += len(self._cell_day or "")
+        return self._cleaner.buffered_chars + held + pending
 
     def feed(self, delta: str, language: str = "en-us") -> str:
         """Append a delta; return the plain text that is now certain (maybe "")."""
@@ -344,7 +381,7 @@ class MarkdownSpeech:
             return
         if self._kind is None:
             self._kind = self._classify(complete=False)
-        if self._kind is not None and self._kind != "fence":
+        if self._kind is not None and self._kind not in ("fence", "break"):
             self._release(final=False)
 
     def _end_line(self) -> None:
@@ -362,9 +399,14 @@ class MarkdownSpeech:
                 self._emit(CODE_NOTICES.get(self._language, CODE_NOTICES["en-us"]))
             elif self._kind != "break":
                 self._release(final=True)
+                self._resolve("")
+                self._close_cell(ended=True)
                 if self._kind in ("heading", "item", "row"):
                     self._end_sentence()
         self._newline()
+        text_line = self._kind == "para" and not self._fence and self._line.strip()
+        self._day_table = self._day_table and self._kind == "row"
+        self._after_text = "para" if text_line else ""
         self._line = ""
         self._kind = None
         self._done = 0
@@ -454,6 +496,20 @@ class MarkdownSpeech:
                 break
             if ch == "|":
                 kind, pos = "row", pos + 1
+            setext = ch == "=" and self._after_text and kind == "para" and pos == 0
+            if setext and _SETEXT.fullmatch(line):  # the underline of a setext heading
+                if not complete:
+                    return None
+                kind, pos = "break", n
+            if ch == "[" and kind == "para":
+                if _DEFINITION.match(line, pos):
+                    kind, pos = "break", n
+                elif (
+                    not complete
+                    and n - pos < self._max_hold
+                    and _DEFINITION_PREFIX.fullmatch(line, pos)
+                ):
+                    return None  # "[label]" may still be followed by ":"
             break
         self._done = pos
         return kind
@@ -492,6 +548,9 @@ class MarkdownSpeech:
         cursor = start
         for a, b, what in stops:
             self._word(line, cursor, a, escapes)
+            if what != "space":
+                self._resolve("")
+                self._close_cell(ended=what == "cell")
             if what == "space":
                 self._space = True
             elif what == "cell":
@@ -514,11 +573,65 @@ class MarkdownSpeech:
                 word = "".join(
                     ("\\" + line[i]) if i in escapes else line[i] for i in range(start, end)
                 )
+            word = _REFERENCE.sub(r"\1()", word)
             tokens = _MD.parseInline(word)
             text = _inline_text(tokens[0].children or []) if tokens else ""
         if self._kind == "heading":
             text = _ATX_CLOSE.sub("", text)
+        if "<" in text:
+            parts = _HTML_TAG.split(text)
+            tags = _HTML_TAG.findall(text)
+            for part, tag in zip(parts, tags, strict=False):
+                self._speak(part)
+                if _HTML_BREAK.match(tag) and self._kind != "row":
+                    self._resolve("")
+                    self._end_sentence()
+                    self._newline()
+            text = parts[-1]
+        self._speak(text)
+
+    def _speak(self, text: str) -> None:
+        if not text:
+            return
+        self._close_cell(ended=False)
+        if (
+            self._kind == "row"
+            and self._language.startswith("en")
+            and text in DAY_ABBR
+            and (text != "Sun" or self._day_table)  # "| Sun |" alone may be the star
+            and (self._comma or self._last == "\n")
+        ):
+            self._cell_day = text
+            return
+        lone = lone_emoji(text)
+        if self._pending is not None:
+            self._resolve("" if lone else text)
+        elif lone and self._last.isalnum() and not self._comma:
+            self._pending = (text, self._word_before)  # decided by the next word
+            return
         self._emit(speak_emoji(text, self.emoji))
+
+    def _close_cell(self, *, ended: bool) -> None:
+        """Read the held day abbreviation: the whole cell is a day, or it was not."""
+        if self._cell_day is None:
+            return
+        day, self._cell_day = self._cell_day, None
+        if ended:
+            self._day_table = True
+            self._emit(DAY_ABBR[day])
+            return
+        space = self._space  # the space after it, seen while it was held
+        self._emit(day)
+        self._space = space
+
+    def _resolve(self, following: str) -> None:
+        """Read or drop the held emoji, now that the word after it is known."""
+        if self._pending is None:
+            return
+        chars, before = self._pending
+        self._pending = None
+        word = emoji_as_word(chars, before, following)
+        self._emit(f" {word} " if word else speak_emoji(chars, self.emoji))
 
     # ---- output -------------------------------------------------------------------------
 
@@ -537,6 +650,7 @@ class MarkdownSpeech:
         self._comma = False
         self._out.append(body)
         self._last = body[-1]
+        self._word_before = body.rsplit(" ", 1)[-1]
         self._space = not raw and words[-1] == " "
 
     def _end_sentence(self) -> None:

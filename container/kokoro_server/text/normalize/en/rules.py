@@ -144,6 +144,44 @@ def _say_file(m: re.Match[str]) -> str:
     return f"{m['stem']} dot {m['ext']}"
 
 
+def _say_dotfile(m: re.Match[str]) -> str:
+    """'.env' -> 'dot env', '.env.local' -> 'dot env dot local' (a dotfile's name)."""
+    return " ".join(f"dot {part}" if part else "" for part in m[0].split(".")).strip()
+
+
+# ---- key combinations ------------------------------------------------------------------
+
+_KEY_NAMES = {
+    "ctrl": "control", "control": "control", "alt": "alt", "shift": "shift", "cmd": "command",
+    "command": "command", "opt": "option", "option": "option", "win": "windows",
+    "super": "super", "meta": "meta", "fn": "function", "esc": "escape", "del": "delete",
+    "enter": "enter", "return": "return", "tab": "tab", "space": "space",
+    "backspace": "backspace", "delete": "delete", "escape": "escape", "home": "home",
+    "end": "end", "pgup": "page up", "pgdn": "page down", "up": "up", "down": "down",
+    "left": "left", "right": "right", "ins": "insert", "insert": "insert",
+}  # fmt: skip
+_MODIFIER = r"(?:Ctrl|Control|Alt|Shift|Cmd|Command|Opt|Option|Win|Super|Meta|Fn)"
+_KEY = r"(?:" + "|".join(sorted(_KEY_NAMES, key=len, reverse=True)) + r"|F\d{1,2}|[A-Za-z0-9])"
+_KEY_COMBO = _MODIFIER + r"(?:\+" + _KEY + r")+"
+
+
+def _say_keys(m: re.Match[str]) -> str:
+    """'Ctrl+C' -> 'Control C', 'Cmd+Shift+P' -> 'Command Shift P': keys pressed together
+    are named one after another, as people say them."""
+    said = []
+    for key in m[0].split("+"):
+        name = _KEY_NAMES.get(key.lower())
+        if name:
+            said.append(name.capitalize())
+        elif key.isdigit():
+            said.append(v.cardinal(key))
+        elif len(key) > 1:  # a function key: F4
+            said.append("F " + v.cardinal(key[1:]))
+        else:
+            said.append(key.upper())
+    return " ".join(said)
+
+
 # ---- phone numbers and codes -----------------------------------------------------------
 
 
@@ -695,6 +733,9 @@ def rules(british: bool) -> tuple[Rule, ...]:
             _say_url,
         ),
         _r("ip", r"\d{1,3}(?:\.\d{1,3}){3}", _say_ip),
+        _r("keys", _KEY_COMBO, _say_keys, flags=re.IGNORECASE),
+        # A dotfile's name: a dot, then a lowercase name, not after a word or another dot.
+        _r("dotfile", r"(?<![\w.])\.[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*", _say_dotfile),
         _r(
             "file",
             r"(?P<stem>[\w-]+)\.(?P<ext>json|log|py|js|ts|txt|md|csv|yaml|yml|toml|html|css|sh"
