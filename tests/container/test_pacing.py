@@ -134,9 +134,11 @@ def test_turned_off_it_gives_the_models_audio_back():
     assert paced.audio is audio and paced.words == tuple(words) and paced.pause_ms == 0
 
 
-def test_silent_audio_keeps_only_the_pause():
+def test_silent_audio_gives_nothing_not_even_the_pause():
+    # A piece with nothing audible stays empty, so the session reports it as `nothing_to_say`
+    # instead of sending a pause that stands for a sentence nobody hears.
     paced = pace(np.zeros(2400, np.float32), [WordTiming("x", 10, 20)], Pacing(), "clause")
-    assert paced.audio.size == 200 * 24 and not paced.audio.any()
+    assert paced.audio.size == 0 and paced.pause_ms == 0
     assert paced.words == (WordTiming("x", 0, 0),)
 
 

@@ -175,10 +175,10 @@ async def test_errors_in_between_never_lose_other_audio(server):
 async def test_internal_failure_of_one_sentence_is_not_fatal(server, service, monkeypatch):
     real = service.engine.synthesize_timed
 
-    def flaky(text, voice, speed=1.0):
+    def flaky(text, voice, speed=1.0, **options):
         if "explode" in text:
             raise RuntimeError("injected failure")
-        return real(text, voice, speed)
+        return real(text, voice, speed, **options)
 
     monkeypatch.setattr(service.engine, "synthesize_timed", flaky)
     async with connect(server.ws) as ws:

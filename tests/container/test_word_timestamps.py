@@ -56,7 +56,9 @@ async def test_every_sentence_gets_its_words_before_its_audio(server):
         audio_ms = len(audio[start["index"]]) / 2 / 24
         assert_words_fit(by_index[start["index"]]["words"], start["text"], audio_ms)
     spoken = {w["text"] for m in by_index.values() for w in m["words"]}
-    assert {"Dr.", "$29.99,", "e.g.", "10:30 a.m.", '"yes"', "—", "今日", "は", "。"} <= spoken
+    assert {"Dr.", "$29.99,", "e.g.", "10:30 a.m.", '"yes"', "今日", "は", "。"} <= spoken
+    # The dash is read as a pause, which the normalizer writes with the word after it.
+    assert any(word.startswith("—") for word in spoken)
 
 
 async def test_without_the_flag_a_v1_client_sees_no_change(server):
