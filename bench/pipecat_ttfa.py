@@ -146,17 +146,21 @@ def build_modes(tts_url: str, agent_url: str, rate: float) -> dict[str, Any]:
 
 
 def analyse(samples: dict[str, list[Sample]]) -> list[dict[str, Any]]:
-    return [
-        {
+    modes = []
+    for name, runs in samples.items():
+        mode: dict[str, Any] = {
             "key": name,
             "label": name,
             "ttfa": summarize([s["ttfa_s"] for s in runs]),
-            "first_sound": summarize([s["first_sound_s"] for s in runs]),
             "total": summarize([s["total_s"] for s in runs]),
             "samples": runs,
         }
-        for name, runs in samples.items()
-    ]
+        # A path that does not report its first audible sample gets no first-sound column,
+        # never a first-byte figure in it.
+        if all("first_sound_s" in s for s in runs):
+            mode["first_sound"] = summarize([s["first_sound_s"] for s in runs])
+        modes.append(mode)
+    return modes
 
 
 def main(argv: list[str] | None = None) -> int:
