@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from types import SimpleNamespace
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -23,7 +24,7 @@ if EXTERNAL:
 
     @pytest.fixture
     def server() -> SimpleNamespace:
-        return SimpleNamespace(ws=EXTERNAL)
+        return SimpleNamespace(ws=EXTERNAL, port=urlsplit(EXTERNAL).port)
 
 else:
     import dataclasses
