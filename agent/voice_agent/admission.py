@@ -155,7 +155,10 @@ class AdmittedSession:
             try:
                 await self._reopen(refusal)
             except Exception as exc:
-                yield TtsFailure("tts_unavailable", f"cannot reopen the TTS session: {exc!r}")
+                # Still refused when the budget ran out: the caller hears `busy`, not that the
+                # TTS is down (the same rule as the first open's, in pipeline.py).
+                code = "tts_busy" if refused(exc) else "tts_unavailable"
+                yield TtsFailure(code, f"cannot reopen the TTS session: {exc!r}")
                 return
 
     def _patient(self) -> bool:

@@ -24,7 +24,7 @@ from devkit.tone import TONE_VOICES, ToneSynthesisService, tone_bytes
 from kokoro_server.config import Settings
 from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.barge_in import barge_in
-from tests.support.load import PingSampler, SessionResult, percentile, run_concurrent
+from tests.support.load import PingSampler, SessionResult, percentile, run_concurrent_apart
 from tests.support.phases import PHASES, drop_at, wait_released
 from tests.support.script_runner import check, run_script
 from tests.support.servers import ThreadedServer
@@ -101,7 +101,7 @@ def load(srv: ThreadedServer, sessions: int, paragraphs: list[str], label: str) 
         for n in range(sessions)
     ]
     with PingSampler(srv.http) as ping:
-        results = asyncio.run(run_concurrent(srv.ws, scripts_, timeout=1800))
+        results = run_concurrent_apart(srv.ws, scripts_, timeout=1800)
     ok = [r for r in results if isinstance(r, SessionResult)]
     sentences = sum(len(r.transcript.sentences) for r in ok)
     complete = sum(s.complete for r in ok for s in r.transcript.sentences)
