@@ -218,6 +218,13 @@ async def read_event(ws: Any) -> tuple[dict[str, Any], bytes | None]:
     return event, audio
 
 
+def delivered_ms(events: list[dict[str, Any]]) -> float:
+    """Milliseconds of 16-bit PCM audio the events announced."""
+    audio = [e for e in events if e["type"] == "audio"]
+    assert all(e["format"] == "pcm" for e in audio)
+    return sum(e["bytes"] / (2 * e["sample_rate"]) * 1000 for e in audio)
+
+
 async def test_ws_interrupt_mid_answer_stops_it_and_keeps_what_was_heard(stack: Stack) -> None:
     async with connect(stack.ws, max_size=None) as ws:
         await ws.send(json.dumps({"prompt": STORY}))
@@ -232,6 +239,11 @@ async def test_ws_interrupt_mid_answer_stops_it_and_keeps_what_was_heard(stack: 
         played = (
             second["offset_ms"] + (second["words"][1]["end_ms"] + second["words"][2]["end_ms"]) / 2
         )
+        # Words come ahead of their audio; a caller plays only audio it received, and the
+        # agent cuts at what it delivered: interrupt once that much audio has arrived.
+        while delivered_ms(before) < played:
+            event, _ = await read_event(ws)
+            before.append(event)
         await ws.send(json.dumps({"type": "interrupt", "played_ms": played}))
         after: list[dict[str, Any]] = []
         while not after or after[-1]["type"] != "interrupted":

@@ -152,16 +152,20 @@ async def test_the_websocket_service_takes_a_base_url(server) -> None:
 
 
 async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server) -> None:
-    # Pipecat flushes only while the turn's audio context is open. Here it times out (5 s
-    # without audio) before the reply ends; the server must still get the flush, or it
-    # would join the unterminated tail to the next turn's first sentence.
-    tts, tap = tapped_service(server, stop_frame_timeout_s=5.0)
+    # Pipecat flushes only while the turn's audio context is open. Here it times out (3 s
+    # without audio) before the reply ends; the server must still
+    # get the flush, or it would join the unterminated tail to the next turn's first sentence.
+    tts, tap = tapped_service(server, stop_frame_timeout_s=3.0)
     async with BotPipeline(tts) as bot:
         await bot.queue(LLMFullResponseStartFrame())
         for delta in ("Hello", " there.", " And", " the", " rest"):
             await bot.queue(LLMTextFrame(delta))
-        await bot.down.wait_for(lambda f: isinstance(f, TTSAudioRawFrame))
-        await asyncio.sleep(8.0)
+        first = await bot.down.wait_for(lambda f: isinstance(f, TTSAudioRawFrame))
+        assert isinstance(first, TTSAudioRawFrame) and first.context_id
+        # Pipecat removes the context after 3 s without audio (no frame says so: the service
+        # pushes its own stop frames, and only at a turn's end).
+        await asyncio.wait_for(until(lambda: not tts.audio_context_available(first.context_id)), 30)
+        assert not tap.controls("flushed")  # the tail is still open on the server
         await bot.queue(LLMFullResponseEndFrame())
         await asyncio.wait_for(until(lambda: bool(tap.controls("flushed"))), 60)
         nxt = await bot.reply("Next one.")
