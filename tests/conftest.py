@@ -21,7 +21,10 @@ import pytest
 
 from kokoro_server.config import Settings
 from kokoro_server.serving.synthesis import SynthesisService
+from tests.support.botocore_models import share_loaded_models
 from tests.support.servers import ThreadedServer
+
+share_loaded_models()
 
 MODEL_FIXTURES = {"service", "server", "make_server"}
 SYNTH_FIXTURES = {"synthesized", "variant"}

@@ -35,6 +35,8 @@ from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 
+pytestmark = pytest.mark.slow  # every race loops KOKORO_RACE_LOOPS times
+
 LOOPS = int(os.environ.get("KOKORO_RACE_LOOPS", "2"))
 SENTENCES = [
     "Your parcel left the depot today.",

@@ -27,6 +27,8 @@ from devkit.tone import tone_bytes
 from tests.support.transcript import parse
 from tests.support.ws_frames import Frame, is_type, read_until, send
 
+pytestmark = pytest.mark.slow  # every race loops KOKORO_RACE_LOOPS times
+
 LOOPS = int(os.environ.get("KOKORO_RACE_LOOPS", "2"))
 DELAY_S = 0.6  # tone "inference" per sentence: long enough that a cancel lands inside it
 TWO = "The first sentence is here. The second sentence follows it. "

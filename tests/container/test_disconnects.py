@@ -55,6 +55,7 @@ def test_drop_releases_the_session(slow_tone_server, phase, abrupt, caplog):
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
 
 
+@pytest.mark.slow  # 200 sessions: a leak must show above the noise
 def test_200_dropped_sessions_do_not_grow_memory(make_tone_server, caplog):
     """Tone double: 200 sessions over all phases, both ways of dropping."""
     srv = make_tone_server(audio_frame_bytes=1024)

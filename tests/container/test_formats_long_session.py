@@ -26,6 +26,8 @@ from kokoro_server.config import Settings
 from tests.support.servers import ThreadedServer
 from tests.support.ws_frames import controls, errors, is_type, read_until, send
 
+pytestmark = pytest.mark.slow  # ten-minute sessions in every format
+
 MINUTES = 10
 WORDS = ("alpha", "bravo", "delta", "echo", "golf", "hotel", "kilo", "lima", "mike", "oscar")
 

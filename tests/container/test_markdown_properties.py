@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from kokoro_server.text.cleaning import StreamCleaner, clean
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.segmenter import SentenceSegmenter
+from tests.support.scale import examples  # CI's KOKORO_TEST_SCALE=3: the former counts
 
 # Pieces of what models write, and of what breaks parsers: every construct, open and closed.
 ATOMS = [
@@ -47,14 +48,14 @@ def sentences(plain_deltas: list[str]) -> list[str]:
     return pieces + seg.flush()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(133), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(split_text(), st.sampled_from([8, 40, 300]))
 def test_output_does_not_depend_on_delta_boundaries(case, max_hold):
     text, deltas = case
     assert streamed(deltas, max_hold) == MarkdownSpeech(max_hold=max_hold).convert(text)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(67), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_text, st.sampled_from([1, 7, 13]))
 def test_same_sentences_for_fixed_size_deltas(text, size):
     """What the session does: markdown, then the segmenter, on n-character deltas."""
@@ -65,7 +66,7 @@ def test_same_sentences_for_fixed_size_deltas(text, size):
     assert sentences(plain) == expected
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_text)
 def test_no_control_character_or_link_target_is_left(text):
     plain = MarkdownSpeech().convert(text)
@@ -74,7 +75,7 @@ def test_no_control_character_or_link_target_is_left(text):
         assert "example.com/a_b" not in plain  # a complete link reads its text only
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(split_text())
 def test_cleaner_does_not_depend_on_delta_boundaries(case):
     text, deltas = case

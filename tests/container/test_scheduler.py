@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kokoro_server.serving.scheduler import PlaybackClock, Scheduler
+from tests.support.scale import examples  # CI's KOKORO_TEST_SCALE=3: the former counts
 
 
 def drain(queue: Scheduler[str]) -> list[str]:
@@ -144,7 +145,7 @@ def run_ops(queue: Scheduler[tuple[str, int]], ops: list[tuple]) -> dict[str, li
     return {"pushed": pushed, "taken": taken + rest, "removed": removed}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ops=OPS, policy=st.sampled_from(["deadline", "fifo"]), bound=st.integers(0, 5))
 def test_nothing_lost_duplicated_or_reordered_within_a_session(
     ops: list[tuple], policy: str, bound: int
@@ -157,7 +158,7 @@ def test_nothing_lost_duplicated_or_reordered_within_a_session(
         assert arrivals == sorted(arrivals)  # a session's jobs leave in its order
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ops=OPS, bound=st.integers(0, 5))
 def test_no_job_is_passed_by_more_later_arrivals_than_the_bound(
     ops: list[tuple], bound: int
@@ -169,7 +170,7 @@ def test_no_job_is_passed_by_more_later_arrivals_than_the_bound(
         assert passed_by <= bound
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(67), deadline=None)
 @given(ops=OPS)
 def test_fifo_takes_jobs_in_arrival_order(ops: list[tuple]) -> None:
     out = run_ops(Scheduler("fifo"), ops)

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kokoro_server.text.segmenter import SentenceSegmenter
+from tests.support.scale import examples  # CI's KOKORO_TEST_SCALE=3: the former counts
 
 # Tokens that exercise every rule: abbreviations, numbers, URLs, quotes, CJK, clause marks.
 TRICKY_TOKENS = [
@@ -76,7 +77,9 @@ def check_pieces(pieces: list[str], text: str, max_chars: int) -> None:
         assert len(piece) <= max_chars, (len(piece), piece)
 
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS

@@ -32,6 +32,8 @@ from voice_agent.events import done_event, to_sse
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 
+pytestmark = pytest.mark.slow  # whole conversations through the caller CLI
+
 ANSWER = "Your order shipped today. It arrives on Thursday. Anything else?"
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # pip resolves each package beside its framework from the index
+
 ROOT = Path(__file__).resolve().parents[2]
 UV = Path(sys.executable).parent / "uv"
 CLIENT = f"kokoro-stream @ {(ROOT / 'clients' / 'kokoro_stream').as_uri()}"

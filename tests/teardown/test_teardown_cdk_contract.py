@@ -14,6 +14,8 @@ from aws_cdk.aws_ecr_assets import DockerImageAsset
 from teardown.config import cdk_defaults
 from teardown.manifests import bootstrap_repository, image_refs_from_manifests
 
+pytestmark = pytest.mark.synth  # a real (in-process) CDK synth, through jsii and Node.js
+
 ACCOUNT, REGION = "111122223333", "eu-west-1"
 
 

@@ -9,11 +9,14 @@ import shutil
 from pathlib import Path
 
 import botocore.configprovider
+import pytest
 
 from teardown.cli import EXIT_CLEAN, EXIT_LEFTOVERS, EXIT_UNCHECKED
 from tests.support import teardown_world as tw
 from tests.support.moto_server import cli_env, run_cli
 from tests.support.teardown_world import flagged
+
+pytestmark = pytest.mark.slow  # the cleanup CLI as its own process against moto's server
 
 
 def _env(url: str, tmp_path: Path) -> dict[str, str]:
