@@ -14,6 +14,9 @@ per caller, callers refused with `busy`, and aggregate audio seconds per wall se
   KOKORO_MAX_LOAD=1), with both start patterns: admission counts sessions admitted but not
   yet speaking too, so callers that connect at the same moment are admitted only as far as
   capacity goes.
+- `deadline+preempt`, `deadline+admission+preempt`, `deadline+admission+starts+preempt`:
+  the same with pre-emption (KOKORO_PREEMPT_MAX=1: a model call whose listener has audio in
+  hand is stopped and requeued for a sentence due now); every other configuration sets it 0.
 - The same sweep with the tone test double (devkit/tone.py: sine audio, a fixed
   sleep per sentence instead of the model) at 16-32 callers, where the CPU is not the limit,
   to show the policy itself.
@@ -67,16 +70,38 @@ if TYPE_CHECKING:
 NAME = "concurrency"
 START: dict[str, Any] = {"audio_format": "pcm", "sample_rate": 24000}
 STARTS = ("staggered", "simultaneous")
+_OFF = {"KOKORO_PREEMPT_MAX": "0", "KOKORO_MAX_STARTING": "0"}
 CONFIGS: dict[str, dict[str, str]] = {
-    "fifo": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "0"},
-    "deadline": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
-    "deadline+admission": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
-    "fifo+admission": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "1"},
+    "fifo": {**_OFF, "KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "0"},
+    "deadline": {**_OFF, "KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
+    # Pre-emption: a model call due later is stopped and requeued for one due now.
+    "deadline+preempt": {
+        **_OFF,
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "0",
+        "KOKORO_PREEMPT_MAX": "1",
+    },
+    "deadline+admission": {**_OFF, "KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
+    "deadline+admission+preempt": {
+        **_OFF,
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "1",
+        "KOKORO_PREEMPT_MAX": "1",
+    },
+    "fifo+admission": {**_OFF, "KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "1"},
     # The load check plus at most one admitted session still waiting for its first audio.
     "deadline+admission+starts": {
+        **_OFF,
         "KOKORO_SCHEDULER": "deadline",
         "KOKORO_MAX_LOAD": "1",
         "KOKORO_MAX_STARTING": "1",
+    },
+    "deadline+admission+starts+preempt": {
+        **_OFF,
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "1",
+        "KOKORO_MAX_STARTING": "1",
+        "KOKORO_PREEMPT_MAX": "1",
     },
 }
 AS_DEPLOYED = "as deployed"  # a server this script did not start: its own settings
@@ -124,6 +149,7 @@ class Server:
     config: str
     target: Target
     guard_decisions: Callable[[], int] = lambda: 0  # tone double only: read in process
+    preemptions: Callable[[], int] = lambda: 0  # tone double only: jobs stopped and requeued
 
 
 async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any]:
@@ -156,7 +182,7 @@ def level_run(
     server: Server, engine: str, paragraph: str, n: int, start: str, answer_s: float
 ) -> RunOnce:
     async def run() -> Sample:
-        guards = server.guard_decisions()
+        guards, preempted = server.guard_decisions(), server.preemptions()
         t0 = time.perf_counter()
         callers = await asyncio.gather(
             *(call(server.target, paragraph, at) for at in offsets(n, start, answer_s))
@@ -173,8 +199,10 @@ def level_run(
             "wall_s": wall,
             "audio_s": sum(c["audio_s"] for c in admitted),
             "guard_decisions": server.guard_decisions() - guards,
+            "preemptions": server.preemptions() - preempted,
             "summary": f"{len(admitted)}/{n} admitted, TTFA max "
-            f"{max((c['ttfa_s'] for c in admitted), default=0) * 1000:.0f} ms, {stalls} stalls",
+            f"{max((c['ttfa_s'] for c in admitted), default=0) * 1000:.0f} ms, {stalls} stalls, "
+            f"{server.preemptions() - preempted} pre-emptions",
         }
 
     return run
@@ -256,7 +284,8 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
                 Settings(host="127.0.0.1", max_sessions=256),
                 scheduler=CONFIGS[config]["KOKORO_SCHEDULER"],
                 max_load=float(CONFIGS[config]["KOKORO_MAX_LOAD"]),
-                max_starting=int(CONFIGS[config].get("KOKORO_MAX_STARTING", "0")),
+                max_starting=int(CONFIGS[config]["KOKORO_MAX_STARTING"]),
+                preempt_max=int(CONFIGS[config]["KOKORO_PREEMPT_MAX"]),
             )
             service = ToneSynthesisService(settings, delay_s=delay_s)
             service.load()
@@ -264,13 +293,16 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
             app = create_app(settings, service)
             srv = stack.enter_context(AppServer(app, ws="websockets-sansio"))
             target = Target("local", srv.http, "tone double (test double) in process")
-            servers.append(Server(config, target, service_decisions(service)))
+            servers.append(Server(config, target, *service_counters(service)))
         yield servers
 
 
-def service_decisions(service: ToneSynthesisService) -> Callable[[], int]:
-    """The tone double's guard decisions, read in process (bound now, not in a loop)."""
-    return lambda: service.guard_decisions
+def service_counters(
+    service: ToneSynthesisService,
+) -> tuple[Callable[[], int], Callable[[], int]]:
+    """The tone double's guard decisions and pre-emptions, read in process (bound now, not
+    in a loop)."""
+    return (lambda: service.guard_decisions), (lambda: service.preempted_jobs)
 
 
 async def answer_length(servers: list[Server], paragraph: str) -> float:
