@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kokoro_stream.base import TtsConnectionLost
 from websockets.exceptions import ConnectionClosed
 
 from bench import plots
@@ -161,7 +162,9 @@ async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any
         if exc.rcvd is not None and exc.rcvd.code == 1013:
             return caller_record(None, offset_s)
         raise BenchError(f"a session failed: {exc}") from exc
-    except TransportStreamError as exc:  # the error event (or close 1013) ends the stream
+    except (TransportStreamError, TtsConnectionLost) as exc:
+        # The error event ends the stream; a close 1013 that comes before the client's
+        # `start` went out surfaces as the connection lost while sending it.
         if str(exc).startswith("busy") or "1013" in str(exc):
             return caller_record(None, offset_s)
         raise BenchError(f"a session failed: {exc}") from exc

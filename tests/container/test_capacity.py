@@ -72,3 +72,15 @@ def test_scheduler_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KOKORO_SCHEDULER", "edf")
     with pytest.raises(ValueError, match="KOKORO_SCHEDULER must be one of deadline, fifo"):
         Settings.from_env()
+
+
+def test_preemption_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("KOKORO_PREEMPT_MAX", "KOKORO_PREEMPT_SLACK_S"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("KOKORO_PREEMPT_MAX", "2")
+    monkeypatch.setenv("KOKORO_PREEMPT_SLACK_S", "0.5")
+    settings = Settings.from_env()
+    assert (settings.preempt_max, settings.preempt_slack_s) == (2, 0.5)
+    monkeypatch.setenv("KOKORO_PREEMPT_MAX", "once")
+    with pytest.raises(ValueError, match="KOKORO_PREEMPT_MAX must be an integer"):
+        Settings.from_env()

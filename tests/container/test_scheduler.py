@@ -181,6 +181,16 @@ def test_queued_work_due_before_the_running_job_counts_against_its_rerun() -> No
     assert queue.victim([LONG_AHEAD], now=10.0) == 0
 
 
+def test_no_preemption_when_the_work_thrown_away_would_make_another_listener_late() -> None:
+    # In the worker since 9.5: half of it (0.5 s) would be thrown away. Job e, due after it,
+    # ends at 12.7 without the pre-emption and 13.2 with it: past 13.2 - 0.25 slack.
+    halfway = Running(deadline=13.0, cost_s=1.0, started=9.5, preemptions=0)
+    queue = preempting()
+    assert queue.victim([halfway], now=10.0) == 0
+    queue.push("e", 13.2, "e3", 2.0)
+    assert queue.victim([halfway], now=10.0) is None
+
+
 def test_no_preemption_with_a_free_worker_fifo_or_the_setting_off() -> None:
     assert preempting().victim([LONG_AHEAD], now=10.0, workers=2) is None
     fifo: Scheduler[str] = Scheduler("fifo", max_preemptions=1)

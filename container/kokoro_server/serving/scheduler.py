@@ -21,11 +21,13 @@ now (a newcomer's first sentence) would otherwise wait for the whole job in the 
 `victim()` names a running job to stop and `requeue()` puts it back where it was: ahead of
 its owner's later jobs, with its ticket and deadline, so its owner's order never changes. A
 job is stopped only when the job the scheduler ranks first is due before the running one
-could finish, and when the stopped job can still be done in time: everything queued that is
-due before it, then all of it again (a model call does not resume), plus `preempt_slack_s`,
-must fit before its own deadline. Each job is pre-empted at most `max_preemptions` times, so
-no session starves. Costs are the service's estimates (capacity.CapacityMeter.cost_s);
-`math.inf` (nothing measured yet) never pre-empts.
+could finish, and when nobody pays for it with a gap: taking the queue in deadline order
+with the stopped job in it again in full (a model call does not resume), it must still end
+`preempt_slack_s` before its own deadline, and so must every queued job that would have
+without the pre-emption (the work thrown away delays the jobs due after it). Each job is
+pre-empted at most `max_preemptions` times, so no session starves. Costs are the service's
+estimates (capacity.CapacityMeter.cost_s); `math.inf` (nothing measured yet) never
+pre-empts. Jobs not queued yet (a session's next sentence) are not foreseen.
 """
 
 from __future__ import annotations
@@ -171,6 +173,7 @@ class Scheduler[T]:
         due = min(entry.deadline for entry in queue)
         if not math.isfinite(head.cost_s):
             return None
+        queued = [(e.deadline, e.seq, e.cost_s) for q in self._queues.values() for e in q]
         chosen: int | None = None
         for index, job in enumerate(running):
             if job.preemptions >= self.max_preemptions or not math.isfinite(job.cost_s):
@@ -178,17 +181,26 @@ class Scheduler[T]:
             left = job.cost_s - (now - job.started)
             if left <= 0 or due >= now + left:
                 continue  # due to finish now, or the first job loses nothing by waiting
-            before = sum(
-                entry.cost_s
-                for waiting in self._queues.values()
-                for entry in waiting
-                if entry.deadline <= job.deadline
-            )
-            if now + before / max(1, workers) + job.cost_s + self.preempt_slack_s > job.deadline:
+            kept = self._on_time(now + left, queued, workers)
+            after = self._on_time(now, [*queued, (job.deadline, -1, job.cost_s)], workers)
+            if not after.pop(-1):
                 continue  # its own listener would run out of audio
+            if any(kept[seq] and not on_time for seq, on_time in after.items()):
+                continue  # the work it loses would make another listener run out
             if chosen is None or job.deadline > running[chosen].deadline:
                 chosen = index
         return chosen
+
+    def _on_time(
+        self, start: float, jobs: list[tuple[float, int, float]], workers: int
+    ) -> dict[int, bool]:
+        """Which jobs (deadline, ticket, cost) end `preempt_slack_s` before their deadlines
+        when the workers take them in deadline order from `start`."""
+        clock, result = start, {}
+        for deadline, seq, cost in sorted(jobs):
+            clock += cost / max(1, workers)
+            result[seq] = clock + self.preempt_slack_s <= deadline
+        return result
 
     def _key(self, head: tuple[_Entry[T], deque[_Entry[T]]]) -> tuple[float, int]:
         entry, queue = head

@@ -357,6 +357,14 @@ class SynthesisService:
         job.stop = StopSignal()
         self._queue.requeue(job.ticket, job.owner, job.deadline, job, job.cost_s)
         self.preempted_jobs += 1
+        log.info(
+            "sentence pre-empted",
+            extra=fields(
+                chars=job.chars,
+                ran_ms=round((time.perf_counter() - job.started) * 1000, 1),
+                due_in_ms=round((job.deadline - time.perf_counter()) * 1000),
+            ),
+        )
 
     def drop(self, owner: Hashable) -> int:
         """Barge-in or hang-up: remove an owner's queued jobs and stop its running one at
