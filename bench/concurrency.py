@@ -22,7 +22,7 @@ per caller, callers refused with `busy`, and aggregate audio seconds per wall se
   to show the policy itself.
 
     python -m bench.concurrency [--levels 1,2,3,4,6,8] [--tone-levels 1,16,24,32]
-        [--tone-delay-ms 30] [--starts staggered,simultaneous]
+        [--tone-delay-ms 30] [--tone-repeat 1] [--starts staggered,simultaneous]
         [--configs fifo,deadline,deadline+admission] [--engines model,tone] [--runs N] [--quick]
         [--server-env KOKORO_SYNTH_WORKERS=2] [--base-url URL]
 """
@@ -346,6 +346,8 @@ def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[st
     configs = parse_choices(args.configs, tuple(CONFIGS), "--configs")
     if args.tone_delay_ms <= 0:
         raise BenchError("--tone-delay-ms must be positive")
+    if args.tone_repeat < 1:
+        raise BenchError("--tone-repeat must be 1 or more")
     machine = machine_info(None)
     target = {"kind": "local", "description": "tone double (test double) in this process"}
     samples: dict[str, list[Sample]] = {}
@@ -360,9 +362,12 @@ def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[st
             )
             samples.update(found)
     if "tone" in engines:
+        # A longer answer (--tone-repeat) lets listeners build audio in hand, as the model's
+        # longer sentences do: what pre-emption needs to be safe.
+        answer = " ".join([paragraph] * args.tone_repeat)
         with tone_servers(configs, args.tone_delay_ms / 1000) as servers:
             answers[TONE], found = asyncio.run(
-                sweep(TONE, servers, paragraph, tone_levels, starts, runs)
+                sweep(TONE, servers, answer, tone_levels, starts, runs)
             )
             samples.update(found)
     return {
@@ -378,6 +383,7 @@ def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[st
         "text": {"chars": len(paragraph)},
         "answer_s": answers,
         "tone_delay_ms": args.tone_delay_ms if "tone" in engines else None,
+        "tone_repeat": args.tone_repeat if "tone" in engines else None,
         "groups": analyse(samples),
     }
 
@@ -389,6 +395,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tone-levels", default=None, help="callers, tone double (1,16,24,32)")
     parser.add_argument(
         "--tone-delay-ms", type=float, default=30.0, help="tone double's time per sentence"
+    )
+    parser.add_argument(
+        "--tone-repeat", type=int, default=1, help="tone double: the paragraph this many times"
     )
     parser.add_argument("--engines", default=",".join(ENGINES), help="model, tone or both")
     parser.add_argument("--starts", default=",".join(STARTS))
