@@ -17,6 +17,7 @@ per caller, callers refused with `busy`, and aggregate audio seconds per wall se
 - `deadline+preempt`, `deadline+admission+preempt`, `deadline+admission+starts+preempt`:
   the same with pre-emption (KOKORO_PREEMPT_MAX=1: a model call whose listener has audio in
   hand is stopped and requeued for a sentence due now); every other configuration sets it 0.
+  A plain run compares DEFAULT_CONFIGS; --configs picks any of CONFIGS.
 - The same sweep with the tone test double (devkit/tone.py: sine audio, a fixed
   sleep per sentence instead of the model) at 16-32 callers, where the CPU is not the limit,
   to show the policy itself.
@@ -105,6 +106,16 @@ CONFIGS: dict[str, dict[str, str]] = {
         "KOKORO_PREEMPT_MAX": "1",
     },
 }
+# What a plain run compares (one real server each): both policies, pre-emption, and the
+# shipped defaults (deadline, admission by load, pre-emption) with and without the limit on
+# starting sessions. --configs picks any of CONFIGS.
+DEFAULT_CONFIGS = (
+    "fifo",
+    "deadline",
+    "deadline+preempt",
+    "deadline+admission+preempt",
+    "deadline+admission+starts+preempt",
+)
 AS_DEPLOYED = "as deployed"  # a server this script did not start: its own settings
 MODEL, TONE = "real model", "tone double"
 ENGINES = ("model", "tone")
@@ -401,7 +412,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--engines", default=",".join(ENGINES), help="model, tone or both")
     parser.add_argument("--starts", default=",".join(STARTS))
-    parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument(
+        "--configs", default=",".join(DEFAULT_CONFIGS), help=f"any of {', '.join(CONFIGS)}"
+    )
     parser.add_argument(
         "--server-env",
         action="append",
