@@ -14,12 +14,16 @@ per caller, callers refused with `busy`, and aggregate audio seconds per wall se
   KOKORO_MAX_LOAD=1), with both start patterns: admission counts sessions admitted but not
   yet speaking too, so callers that connect at the same moment are admitted only as far as
   capacity goes.
+- `deadline+preempt`, `deadline+admission+preempt`, `deadline+admission+starts+preempt`:
+  the same with pre-emption (KOKORO_PREEMPT_MAX=1: a model call whose listener has audio in
+  hand is stopped and requeued for a sentence due now); every other configuration sets it 0.
+  A plain run compares DEFAULT_CONFIGS; --configs picks any of CONFIGS.
 - The same sweep with the tone test double (devkit/tone.py: sine audio, a fixed
   sleep per sentence instead of the model) at 16-32 callers, where the CPU is not the limit,
   to show the policy itself.
 
     python -m bench.concurrency [--levels 1,2,3,4,6,8] [--tone-levels 1,16,24,32]
-        [--tone-delay-ms 30] [--starts staggered,simultaneous]
+        [--tone-delay-ms 30] [--tone-repeat 1] [--starts staggered,simultaneous]
         [--configs fifo,deadline,deadline+admission] [--engines model,tone] [--runs N] [--quick]
         [--server-env KOKORO_SYNTH_WORKERS=2] [--base-url URL]
 """
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kokoro_stream.base import TtsConnectionLost
 from websockets.exceptions import ConnectionClosed
 
 from bench import plots
@@ -67,18 +72,50 @@ if TYPE_CHECKING:
 NAME = "concurrency"
 START: dict[str, Any] = {"audio_format": "pcm", "sample_rate": 24000}
 STARTS = ("staggered", "simultaneous")
+_OFF = {"KOKORO_PREEMPT_MAX": "0", "KOKORO_MAX_STARTING": "0"}
 CONFIGS: dict[str, dict[str, str]] = {
-    "fifo": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "0"},
-    "deadline": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
-    "deadline+admission": {"KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
-    "fifo+admission": {"KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "1"},
+    "fifo": {**_OFF, "KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "0"},
+    "deadline": {**_OFF, "KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "0"},
+    # Pre-emption: a model call due later is stopped and requeued for one due now.
+    "deadline+preempt": {
+        **_OFF,
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "0",
+        "KOKORO_PREEMPT_MAX": "1",
+    },
+    "deadline+admission": {**_OFF, "KOKORO_SCHEDULER": "deadline", "KOKORO_MAX_LOAD": "1"},
+    "deadline+admission+preempt": {
+        **_OFF,
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "1",
+        "KOKORO_PREEMPT_MAX": "1",
+    },
+    "fifo+admission": {**_OFF, "KOKORO_SCHEDULER": "fifo", "KOKORO_MAX_LOAD": "1"},
     # The load check plus at most one admitted session still waiting for its first audio.
     "deadline+admission+starts": {
+        **_OFF,
         "KOKORO_SCHEDULER": "deadline",
         "KOKORO_MAX_LOAD": "1",
         "KOKORO_MAX_STARTING": "1",
     },
+    "deadline+admission+starts+preempt": {
+        **_OFF,
+        "KOKORO_SCHEDULER": "deadline",
+        "KOKORO_MAX_LOAD": "1",
+        "KOKORO_MAX_STARTING": "1",
+        "KOKORO_PREEMPT_MAX": "1",
+    },
 }
+# What a plain run compares (one real server each): both policies, pre-emption, and the
+# shipped defaults (deadline, admission by load, pre-emption) with and without the limit on
+# starting sessions. --configs picks any of CONFIGS.
+DEFAULT_CONFIGS = (
+    "fifo",
+    "deadline",
+    "deadline+preempt",
+    "deadline+admission+preempt",
+    "deadline+admission+starts+preempt",
+)
 AS_DEPLOYED = "as deployed"  # a server this script did not start: its own settings
 MODEL, TONE = "real model", "tone double"
 ENGINES = ("model", "tone")
@@ -124,6 +161,7 @@ class Server:
     config: str
     target: Target
     guard_decisions: Callable[[], int] = lambda: 0  # tone double only: read in process
+    preemptions: Callable[[], int] = lambda: 0  # tone double only: jobs stopped and requeued
 
 
 async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any]:
@@ -135,7 +173,9 @@ async def call(target: Target, paragraph: str, offset_s: float) -> dict[str, Any
         if exc.rcvd is not None and exc.rcvd.code == 1013:
             return caller_record(None, offset_s)
         raise BenchError(f"a session failed: {exc}") from exc
-    except TransportStreamError as exc:  # the error event (or close 1013) ends the stream
+    except (TransportStreamError, TtsConnectionLost) as exc:
+        # The error event ends the stream; a close 1013 that comes before the client's
+        # `start` went out surfaces as the connection lost while sending it.
         if str(exc).startswith("busy") or "1013" in str(exc):
             return caller_record(None, offset_s)
         raise BenchError(f"a session failed: {exc}") from exc
@@ -156,7 +196,7 @@ def level_run(
     server: Server, engine: str, paragraph: str, n: int, start: str, answer_s: float
 ) -> RunOnce:
     async def run() -> Sample:
-        guards = server.guard_decisions()
+        guards, preempted = server.guard_decisions(), server.preemptions()
         t0 = time.perf_counter()
         callers = await asyncio.gather(
             *(call(server.target, paragraph, at) for at in offsets(n, start, answer_s))
@@ -173,8 +213,10 @@ def level_run(
             "wall_s": wall,
             "audio_s": sum(c["audio_s"] for c in admitted),
             "guard_decisions": server.guard_decisions() - guards,
+            "preemptions": server.preemptions() - preempted,
             "summary": f"{len(admitted)}/{n} admitted, TTFA max "
-            f"{max((c['ttfa_s'] for c in admitted), default=0) * 1000:.0f} ms, {stalls} stalls",
+            f"{max((c['ttfa_s'] for c in admitted), default=0) * 1000:.0f} ms, {stalls} stalls, "
+            f"{server.preemptions() - preempted} pre-emptions",
         }
 
     return run
@@ -256,7 +298,8 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
                 Settings(host="127.0.0.1", max_sessions=256),
                 scheduler=CONFIGS[config]["KOKORO_SCHEDULER"],
                 max_load=float(CONFIGS[config]["KOKORO_MAX_LOAD"]),
-                max_starting=int(CONFIGS[config].get("KOKORO_MAX_STARTING", "0")),
+                max_starting=int(CONFIGS[config]["KOKORO_MAX_STARTING"]),
+                preempt_max=int(CONFIGS[config]["KOKORO_PREEMPT_MAX"]),
             )
             service = ToneSynthesisService(settings, delay_s=delay_s)
             service.load()
@@ -264,13 +307,16 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
             app = create_app(settings, service)
             srv = stack.enter_context(AppServer(app, ws="websockets-sansio"))
             target = Target("local", srv.http, "tone double (test double) in process")
-            servers.append(Server(config, target, service_decisions(service)))
+            servers.append(Server(config, target, *service_counters(service)))
         yield servers
 
 
-def service_decisions(service: ToneSynthesisService) -> Callable[[], int]:
-    """The tone double's guard decisions, read in process (bound now, not in a loop)."""
-    return lambda: service.guard_decisions
+def service_counters(
+    service: ToneSynthesisService,
+) -> tuple[Callable[[], int], Callable[[], int]]:
+    """The tone double's guard decisions and pre-emptions, read in process (bound now, not
+    in a loop)."""
+    return (lambda: service.guard_decisions), (lambda: service.preempted_jobs)
 
 
 async def answer_length(servers: list[Server], paragraph: str) -> float:
@@ -311,6 +357,8 @@ def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[st
     configs = parse_choices(args.configs, tuple(CONFIGS), "--configs")
     if args.tone_delay_ms <= 0:
         raise BenchError("--tone-delay-ms must be positive")
+    if args.tone_repeat < 1:
+        raise BenchError("--tone-repeat must be 1 or more")
     machine = machine_info(None)
     target = {"kind": "local", "description": "tone double (test double) in this process"}
     samples: dict[str, list[Sample]] = {}
@@ -325,9 +373,12 @@ def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[st
             )
             samples.update(found)
     if "tone" in engines:
+        # A longer answer (--tone-repeat) lets listeners build audio in hand, as the model's
+        # longer sentences do: what pre-emption needs to be safe.
+        answer = " ".join([paragraph] * args.tone_repeat)
         with tone_servers(configs, args.tone_delay_ms / 1000) as servers:
             answers[TONE], found = asyncio.run(
-                sweep(TONE, servers, paragraph, tone_levels, starts, runs)
+                sweep(TONE, servers, answer, tone_levels, starts, runs)
             )
             samples.update(found)
     return {
@@ -343,6 +394,7 @@ def measure(args: argparse.Namespace, runs: int, env: dict[str, str]) -> dict[st
         "text": {"chars": len(paragraph)},
         "answer_s": answers,
         "tone_delay_ms": args.tone_delay_ms if "tone" in engines else None,
+        "tone_repeat": args.tone_repeat if "tone" in engines else None,
         "groups": analyse(samples),
     }
 
@@ -355,9 +407,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--tone-delay-ms", type=float, default=30.0, help="tone double's time per sentence"
     )
+    parser.add_argument(
+        "--tone-repeat", type=int, default=1, help="tone double: the paragraph this many times"
+    )
     parser.add_argument("--engines", default=",".join(ENGINES), help="model, tone or both")
     parser.add_argument("--starts", default=",".join(STARTS))
-    parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument(
+        "--configs", default=",".join(DEFAULT_CONFIGS), help=f"any of {', '.join(CONFIGS)}"
+    )
     parser.add_argument(
         "--server-env",
         action="append",

@@ -53,7 +53,9 @@ class ToneEngine:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
         if self.delay_s:
-            # The "inference" stops when told, as the model's RunOptions make the real one.
+            # The "inference" stops when told, as the model's RunOptions make the real one:
+            # a cancel, a hang-up or a pre-emption (each attempt of a job has its own signal,
+            # so a pre-empted tone job is stopped and rerun as a model call is).
             if stop is None:
                 time.sleep(self.delay_s)
             elif stop.wait(self.delay_s):

@@ -74,6 +74,11 @@ class Settings:
     # "fifo" (arrival order, for comparison). See scheduler.py.
     scheduler: str = "deadline"
     scheduler_max_overtakes: int = 32  # starvation guard: later jobs that may pass a sentence
+    # Pre-emption (deadline scheduler): how often one sentence's model call may be stopped
+    # and requeued for a sentence due sooner (0: never), and the audio in hand its own
+    # listener must keep beyond the rerun. See scheduler.py.
+    preempt_max: int = 1
+    preempt_slack_s: float = 0.25
     # Protocol limits.
     max_frame_bytes: int = 64 * 1024
     max_text_chars: int = 10_000  # one text message
@@ -132,6 +137,8 @@ class Settings:
             scheduler_max_overtakes=_env_int(
                 "KOKORO_SCHEDULER_MAX_OVERTAKES", cls.scheduler_max_overtakes
             ),
+            preempt_max=_env_int("KOKORO_PREEMPT_MAX", cls.preempt_max),
+            preempt_slack_s=_env_float("KOKORO_PREEMPT_SLACK_S", cls.preempt_slack_s),
             max_frame_bytes=_env_int("KOKORO_MAX_FRAME_BYTES", cls.max_frame_bytes),
             max_text_chars=_env_int("KOKORO_MAX_TEXT_CHARS", cls.max_text_chars),
             max_buffered_chars=_env_int("KOKORO_MAX_BUFFERED_CHARS", cls.max_buffered_chars),

@@ -28,6 +28,19 @@ def test_capacity_scales_with_workers_and_ignores_empty_jobs() -> None:
     assert meter.streams() == pytest.approx(4.0)
 
 
+def test_a_jobs_cost_is_a_line_through_recent_jobs_by_length() -> None:
+    meter = CapacityMeter(workers=1, window=3)
+    assert meter.cost_s(100) is None  # nothing measured yet
+    meter.record(audio_s=1.0, synth_s=0.5, chars=50)
+    assert meter.cost_s(400) == pytest.approx(0.5)  # one length seen: the mean job
+    meter.record(audio_s=3.0, synth_s=1.5, chars=150)
+    assert meter.cost_s(100) == pytest.approx(1.0)  # 0.01 s per character
+    assert meter.cost_s(250) == pytest.approx(2.5)
+    meter.record(audio_s=1.0, synth_s=0.15, chars=200)
+    meter.record(audio_s=1.0, synth_s=0.15, chars=170)  # the window holds the last three
+    assert meter.cost_s(80) == pytest.approx((1.5 + 0.15 + 0.15) / 3)  # no trend: the mean
+
+
 @pytest.mark.parametrize(
     ("speaking", "streams", "max_load", "refused"),
     [
@@ -58,4 +71,16 @@ def test_scheduler_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     monkeypatch.setenv("KOKORO_SCHEDULER", "edf")
     with pytest.raises(ValueError, match="KOKORO_SCHEDULER must be one of deadline, fifo"):
+        Settings.from_env()
+
+
+def test_preemption_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("KOKORO_PREEMPT_MAX", "KOKORO_PREEMPT_SLACK_S"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("KOKORO_PREEMPT_MAX", "2")
+    monkeypatch.setenv("KOKORO_PREEMPT_SLACK_S", "0.5")
+    settings = Settings.from_env()
+    assert (settings.preempt_max, settings.preempt_slack_s) == (2, 0.5)
+    monkeypatch.setenv("KOKORO_PREEMPT_MAX", "once")
+    with pytest.raises(ValueError, match="KOKORO_PREEMPT_MAX must be an integer"):
         Settings.from_env()

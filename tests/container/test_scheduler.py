@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kokoro_server.serving.scheduler import PlaybackClock, Scheduler
+from kokoro_server.serving.scheduler import PlaybackClock, Running, Scheduler
 from tests.support.scale import examples  # CI's KOKORO_TEST_SCALE=3: the former counts
 
 
@@ -108,6 +110,110 @@ def test_playback_clock_due_when_the_audio_before_runs_out() -> None:
     assert clock.deadline(16.5) == 16.5
 
 
+# ---- pre-emption ------------------------------------------------------------------------
+
+
+def test_requeue_puts_a_preempted_job_back_ahead_of_its_owners_later_jobs() -> None:
+    queue: Scheduler[str] = Scheduler(max_preemptions=1)
+    first = queue.push("a", 5.0, "a0")
+    assert queue.pop() == "a0"  # in the worker
+    queue.push("a", 6.0, "a1")  # its owner's next sentence, queued meanwhile
+    queue.push("b", 1.0, "b0")
+    queue.requeue(first, "a", 5.0, "a0")  # stopped for b0
+    assert drain(queue) == ["b0", "a0", "a1"]
+
+
+def test_a_requeued_job_keeps_its_ticket_and_its_fifo_place() -> None:
+    queue: Scheduler[str] = Scheduler("fifo")
+    first = queue.push("a", 5.0, "a0")
+    assert queue.pop() == "a0"
+    queue.push("b", 1.0, "b0")
+    queue.requeue(first, "a", 5.0, "a0")
+    assert queue.discard(first) == "a0"  # the same ticket discards it
+    queue.requeue(first, "a", 5.0, "a0")
+    assert drain(queue) == ["a0", "b0"]  # the oldest arrival first, as before
+
+
+def test_requeue_refuses_a_ticket_still_queued_or_never_issued() -> None:
+    queue: Scheduler[str] = Scheduler()
+    ticket = queue.push("a", 1.0, "a0")
+    with pytest.raises(ValueError, match="queued already"):
+        queue.requeue(ticket, "a", 1.0, "a0")
+    with pytest.raises(ValueError, match="never issued"):
+        queue.requeue(7, "a", 1.0, "a7")
+    assert drain(queue) == ["a0"]
+
+
+def preempting(**overrides: float) -> Scheduler[str]:
+    queue: Scheduler[str] = Scheduler(max_preemptions=1, preempt_slack_s=0.25, **overrides)
+    queue.push("new", 10.0, "new0", 0.2)  # a newcomer's first sentence: due now (t=10)
+    return queue
+
+
+# A sentence in the worker since t=9.9, 1 s of model time in all, due at t=13 (its listener
+# has 3 s of audio in hand): it cannot finish before t=10.9, and a rerun after the newcomer
+# ends by 10 + 0.2 + 1 + 0.25 slack = 11.45 < 13.
+LONG_AHEAD = Running(deadline=13.0, cost_s=1.0, started=9.9, preemptions=0)
+
+
+def test_a_job_due_now_preempts_one_whose_listener_has_audio_in_hand() -> None:
+    assert preempting().victim([LONG_AHEAD], now=10.0) == 0
+
+
+@pytest.mark.parametrize(
+    ("running", "why"),
+    [
+        (Running(11.3, 1.0, 9.9, 0), "its listener would run dry: 10 + 0.2 + 1 + 0.25 > 11.3"),
+        (Running(13.0, 1.0, 9.9, 1), "pre-empted once already: the bound"),
+        (Running(13.0, 1.0, 8.9, 0), "it is due to finish now: waiting costs nothing"),
+        (Running(13.0, math.inf, 9.9, 0), "its cost is unknown (nothing measured yet)"),
+    ],
+)
+def test_no_preemption_when_it_cannot_pay(running: Running, why: str) -> None:
+    assert preempting().victim([running], now=10.0) is None, why
+
+
+def test_queued_work_due_before_the_running_job_counts_against_its_rerun() -> None:
+    queue = preempting()
+    queue.push("c", 12.0, "c3", 2.0)  # runs before the rerun: 10 + 0.2 + 2 + 1 + 0.25 > 13
+    assert queue.victim([LONG_AHEAD], now=10.0) is None
+    queue.push("d", 14.0, "d3", 9.0)  # due after it: not in its way
+    assert queue.cancel("c") == ["c3"]
+    assert queue.victim([LONG_AHEAD], now=10.0) == 0
+
+
+def test_no_preemption_when_the_work_thrown_away_would_make_another_listener_late() -> None:
+    # In the worker since 9.5: half of it (0.5 s) would be thrown away. Job e, due after it,
+    # ends at 12.7 without the pre-emption and 13.2 with it: past 13.2 - 0.25 slack.
+    halfway = Running(deadline=13.0, cost_s=1.0, started=9.5, preemptions=0)
+    queue = preempting()
+    assert queue.victim([halfway], now=10.0) == 0
+    queue.push("e", 13.2, "e3", 2.0)
+    assert queue.victim([halfway], now=10.0) is None
+
+
+def test_no_preemption_with_a_free_worker_fifo_or_the_setting_off() -> None:
+    assert preempting().victim([LONG_AHEAD], now=10.0, workers=2) is None
+    fifo: Scheduler[str] = Scheduler("fifo", max_preemptions=1)
+    fifo.push("new", 10.0, "new0", 0.2)
+    assert fifo.victim([LONG_AHEAD], now=10.0) is None
+    off: Scheduler[str] = Scheduler(max_preemptions=0)
+    off.push("new", 10.0, "new0", 0.2)
+    assert off.victim([LONG_AHEAD], now=10.0) is None
+    assert Scheduler(max_preemptions=1).victim([LONG_AHEAD], now=10.0) is None  # nothing queued
+
+
+def test_of_two_workers_the_job_due_last_is_stopped() -> None:
+    later = Running(deadline=20.0, cost_s=1.0, started=9.9, preemptions=0)
+    assert preempting().victim([LONG_AHEAD, later], now=10.0, workers=2) == 1
+
+
+@pytest.mark.parametrize(("max_preemptions", "slack"), [(-1, 0.25), (1, -0.1), (1, math.nan)])
+def test_bad_preemption_settings_are_refused(max_preemptions: int, slack: float) -> None:
+    with pytest.raises(ValueError, match=r"max_preemptions|preempt_slack_s"):
+        Scheduler(max_preemptions=max_preemptions, preempt_slack_s=slack)
+
+
 # ---- properties -------------------------------------------------------------------------
 
 OWNERS = st.sampled_from("abcd")
@@ -176,3 +282,71 @@ def test_fifo_takes_jobs_in_arrival_order(ops: list[tuple]) -> None:
     out = run_ops(Scheduler("fifo"), ops)
     arrivals = [n for _, n in out["taken"]]
     assert arrivals == sorted(arrivals)
+
+
+# One worker under random pushes, cancels and pre-emptions: `start` takes the job ranked first
+# into the worker, `finish` completes it, `arrive` pushes a job due now and stops the running
+# one when victim() says so (the service's rule), requeueing it as the service does.
+SIM_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("push"), OWNERS, st.floats(0, 20, allow_nan=False)),
+        st.tuples(st.just("arrive"), OWNERS),
+        st.tuples(st.just("start")),
+        st.tuples(st.just("finish")),
+        st.tuples(st.just("cancel"), OWNERS),
+        st.tuples(st.just("tick"), st.floats(0, 2, allow_nan=False)),
+    ),
+    max_size=80,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ops=SIM_OPS, bound=st.integers(1, 3), slack=st.floats(0, 1, allow_nan=False))
+def test_preemption_loses_duplicates_and_reorders_nothing(
+    ops: list[tuple], bound: int, slack: float
+) -> None:
+    queue: Scheduler[tuple[str, int]] = Scheduler(max_preemptions=bound, preempt_slack_s=slack)
+    now = 0.0
+    jobs: dict[tuple[str, int], dict] = {}  # item -> ticket, deadline, preemptions
+    running: tuple[str, int] | None = None
+    started = 0.0
+    done: list[tuple[str, int]] = []
+    removed: list[tuple[str, int]] = []
+
+    def push(owner: str, due: float) -> None:
+        item = (owner, len(jobs))
+        jobs[item] = {"ticket": queue.push(owner, due, item, 0.5), "due": due, "stops": 0}
+
+    for op in ops:
+        if op[0] == "push":
+            push(op[1], now + op[2])
+        elif op[0] == "arrive":
+            push(op[1], now)
+            if running is not None:
+                job = jobs[running]
+                view = Running(job["due"], 0.5, started, job["stops"])
+                if queue.victim([view], now) == 0:
+                    job["stops"] += 1
+                    queue.requeue(job["ticket"], running[0], job["due"], running, 0.5)
+                    running = None
+        elif op[0] == "start" and running is None:
+            running, started = queue.pop(), now
+        elif op[0] == "finish" and running is not None:
+            done.append(running)
+            running = None
+        elif op[0] == "cancel":
+            removed += queue.cancel(op[1])
+            if running is not None and running[0] == op[1]:
+                removed.append(running)
+                running = None
+        elif op[0] == "tick":
+            now += op[1]
+    if running is not None:
+        done.append(running)
+    while (item := queue.pop()) is not None:
+        done.append(item)
+    assert sorted(done + removed) == sorted(jobs)  # each job exactly once
+    for owner in "abcd":
+        arrivals = [n for o, n in done if o == owner]
+        assert arrivals == sorted(arrivals)  # a session's jobs finish in its order
+    assert all(job["stops"] <= bound for job in jobs.values())

@@ -19,13 +19,16 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from devkit.tone import ToneEngine, ToneSynthesisService, tone_bytes
 from kokoro_server.config import Settings
+from kokoro_server.engine.stop import Stopped
 from kokoro_server.serving.synthesis import Dropped
 from tests.support.servers import ThreadedServer
 from tests.support.ws_frames import audio_by_sentence, is_type, read_until, send
 
 
 class GatedTone(ToneEngine):
-    """Test double: tone audio, released one synthesis at a time by the test."""
+    """Test double: tone audio, released one synthesis at a time by the test. A synthesis
+    waiting at the gate stops when its StopSignal is set (cancel or pre-emption), as the
+    model's call does, without using up a release."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,8 +37,12 @@ class GatedTone(ToneEngine):
 
     def synthesize(self, text: str, voice: str, speed: float = 1.0, stop=None):  # type: ignore[override]
         self.started.append(text)
-        if not self.gate.acquire(timeout=30):
-            raise TimeoutError("the test never opened the gate")
+        give_up = time.monotonic() + 30
+        while not self.gate.acquire(timeout=0.01):
+            if stop is not None and stop.stopped:
+                raise Stopped("gated tone stopped")
+            if time.monotonic() > give_up:
+                raise TimeoutError("the test never opened the gate")
         return super().synthesize(text, voice, speed, stop)
 
 
@@ -148,8 +155,9 @@ async def open_session(url: str, text: str) -> ClientConnection:
 async def test_a_new_sessions_first_sentence_passes_sentences_not_yet_needed(gated, policy):
     """Sessions Z and A have their second sentences queued, due when their first ends (about
     4 s of half-speed audio ahead); new session E's first sentence is due now. Deadline: E goes
-    first. FIFO: E waits behind them."""
-    service, engine, settings = gated(scheduler=policy)
+    first. FIFO: E waits behind them. Without pre-emption (the next test has it): E waits for
+    the sentence already in the worker."""
+    service, engine, settings = gated(scheduler=policy, preempt_max=0)
     srv = ThreadedServer(settings, service).start()
     try:
         z = await open_session(srv.ws, long_sentences("zed"))
@@ -180,6 +188,56 @@ async def test_a_new_sessions_first_sentence_passes_sentences_not_yet_needed(gat
             1: tone_bytes(f"{LONG} {tag} two.", speed=0.5),
         }
     assert audio_by_sentence(frames[2]) == {0: tone_bytes("Now.", speed=0.5)}
+
+
+# About 480 characters in one sentence: 9.6 s of tone at half speed.
+VERY_LONG = f"{LONG} and then {LONG} again"
+HOLD_S = 3.0  # how long the test holds Z's first sentence: the service's cost estimate
+
+
+@pytest.mark.parametrize("preempt_max", [1, 0])
+async def test_a_newcomer_preempts_a_running_sentence_its_listener_does_not_need_yet(
+    gated, preempt_max
+) -> None:
+    """Z's first sentence takes HOLD_S of "model" time; its second is in the worker, due when
+    the first's 9.6 s of audio has played. Newcomer E's first sentence is due now and would
+    wait up to HOLD_S for it; a rerun of Z's second after E still ends seconds before Z's
+    listener needs it. With pre-emption the worker stops Z's sentence, runs E's, then Z's
+    again; every sentence's audio is still complete, in order and the solo audio. Without it
+    E waits. (The worker's order is the proof; no timing is asserted.)"""
+    service, engine, settings = gated(preempt_max=preempt_max, max_segment_chars=600)
+    z_text = f"{VERY_LONG} zed one. {VERY_LONG} zed two."
+    srv = ThreadedServer(settings, service).start()
+    try:
+        z = await open_session(srv.ws, z_text)
+        await until(lambda: len(engine.started) == 1, "Z's first sentence in the worker")
+        await asyncio.sleep(HOLD_S)
+        engine.gate.release()  # Z1 done after HOLD_S -> Z2 in the worker
+        await until(lambda: len(engine.started) == 2, "Z's second sentence in the worker")
+        e = await open_session(srv.ws, "Now.")
+        if preempt_max:
+            await until(lambda: len(engine.started) == 3, "E's sentence in the worker")
+        else:
+            await until(lambda: service.queued == 1, "E's sentence queued")
+        engine.gate.release(2)
+        frames = [await read_until(ws, is_type("flushed"), timeout=30) for ws in (z, e)]
+        for ws in (z, e):
+            await ws.close()
+    finally:
+        srv.stop()
+    z1, z2 = f"{VERY_LONG} zed one.", f"{VERY_LONG} zed two."
+    if preempt_max:
+        assert engine.started == [z1, z2, "Now.", z2]
+        assert service.preempted_jobs == 1
+    else:
+        assert engine.started == [z1, z2, "Now."]
+        assert service.preempted_jobs == 0
+    assert service.stopped_jobs == 0  # a pre-emption is not a cancel: nothing was dropped
+    assert audio_by_sentence(frames[0]) == {
+        0: tone_bytes(z1, speed=0.5),
+        1: tone_bytes(z2, speed=0.5),
+    }
+    assert audio_by_sentence(frames[1]) == {0: tone_bytes("Now.", speed=0.5)}
 
 
 @pytest.mark.parametrize("max_load", [1.0, 0.0])
@@ -225,3 +283,36 @@ async def test_overload_is_refused_with_busy_while_a_session_speaks(gated, max_l
     else:
         assert first[0]["type"] == "sentence_start" and first[0]["text"] == "Me too."
     assert audio_by_sentence(after) == {0: tone_bytes("Room again.")}
+
+
+# One clause, about 200 characters: seconds of model time on a CPU, one model call.
+MODEL_SENTENCE = (
+    "The committee reviewed every proposal that arrived before the deadline and chose the "
+    "three that promised the largest benefit for the smallest cost to the people who live here."
+)
+
+
+async def test_a_preempted_sentence_sounds_exactly_as_an_uninterrupted_one(service) -> None:
+    """Real model: a sentence whose listener has minutes of audio in hand is stopped in its
+    model call for a sentence due now, requeued and run again; its audio (and word timings)
+    is byte-identical to the same sentence run without interruption, and so is the
+    newcomer's."""
+    voice = (await service.wait_ready()).default_voice
+    solo = await service.synthesize(MODEL_SENTENCE, voice, 1.0, "pcm", 24000, owner="z")
+    solo_now = await service.synthesize("Right now.", voice, 1.0, "pcm", 24000, owner="n")
+    preempted_before, stopped_before = service.preempted_jobs, service.stopped_jobs
+    far = time.perf_counter() + 600  # the listener has ten minutes of audio in hand
+    z = asyncio.create_task(
+        service.synthesize(MODEL_SENTENCE, voice, 1.0, "pcm", 24000, deadline=far, owner="z")
+    )
+    await until(lambda: service.running == 1, "the long sentence in the worker")
+    await asyncio.sleep(0.3)  # past the phonemizer: inside the model call
+    now = asyncio.create_task(service.synthesize("Right now.", voice, 1.0, "pcm", 24000, owner="n"))
+    first, _ = await asyncio.wait({z, now}, return_when=asyncio.FIRST_COMPLETED, timeout=120)
+    assert first == {now}, "the sentence due now finished first"
+    again = await asyncio.wait_for(z, 120)
+    assert service.preempted_jobs == preempted_before + 1
+    assert service.stopped_jobs == stopped_before
+    assert again.data == solo.data
+    assert again.words == solo.words
+    assert (await now).data == solo_now.data

@@ -11,6 +11,13 @@ Barge-in and hang-ups free the engine at once: `drop(owner)` removes the owner's
 and stops its running one (each job's model calls run with a RunOptions its StopSignal can
 terminate, engine/stop.py); the waiter gets Dropped, never an error, and no other job is
 touched.
+
+Pre-emption (deadline scheduler, KOKORO_PREEMPT_MAX): when a job arrives that the scheduler
+ranks before a running one that cannot finish in time for it, and the running one's session
+has audio in hand for a rerun (`Scheduler.victim`), the running job's model call is stopped
+the same way and the job goes back to the scheduler where it was (`Scheduler.requeue`), with
+a fresh StopSignal; its waiter notices nothing but the time. The model is deterministic, so
+its rerun gives the same bytes.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -33,7 +41,7 @@ from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.engine.word_times import WordTiming
 from kokoro_server.logs import fields
 from kokoro_server.serving.capacity import CapacityMeter
-from kokoro_server.serving.scheduler import Scheduler
+from kokoro_server.serving.scheduler import Running, Scheduler
 from kokoro_server.spoken import Phonemized
 from kokoro_server.text.frontend import TextFrontend
 from kokoro_server.text.languages import LANGUAGES
@@ -77,13 +85,22 @@ class Dropped(Exception):
     """The job left the queue unrun because its owner cancelled (barge-in)."""
 
 
-@dataclass(frozen=True, eq=False)  # by identity: one job, one entry in _running
+@dataclass(eq=False)  # by identity: one job, one entry in _running
 class _Job:
     run: Callable[[StopSignal], Synthesized]
     future: asyncio.Future[Synthesized]
     loop: asyncio.AbstractEventLoop
     owner: Hashable
-    stop: StopSignal
+    deadline: float
+    cost_s: float  # expected model seconds (math.inf before anything was measured)
+    chars: int
+    # Changed under the service's lock only:
+    stop: StopSignal  # a fresh one for each attempt: a pre-empted job runs again
+    ticket: int = -1
+    started: float = 0.0  # perf_counter when its current attempt was taken
+    preemptions: int = 0
+    preempting: bool = False  # stopped to be requeued, not dropped
+    dropped: bool = False  # cancelled, hung up or its waiter gone: never requeued
 
 
 def _settle(job: _Job, result: Synthesized | None, error: BaseException | None) -> None:
@@ -113,11 +130,15 @@ class SynthesisService:
         self._ready = threading.Event()
         self._lock = threading.Lock()  # guards the scheduler and the capacity meter
         self._queue: Scheduler[_Job] = Scheduler(
-            settings.scheduler, settings.scheduler_max_overtakes
+            settings.scheduler,
+            settings.scheduler_max_overtakes,
+            settings.preempt_max,
+            settings.preempt_slack_s,
         )
         self.capacity = CapacityMeter(settings.synth_workers)
         self._running: dict[Hashable, set[_Job]] = {}  # jobs in a worker now, by owner
         self.stopped_jobs = 0  # running jobs stopped by a cancel or hang-up (for tests)
+        self.preempted_jobs = 0  # running jobs stopped and requeued (tests, benchmark)
         self.pacing = Pacing.from_settings(settings)  # bad KOKORO_TRIM_*/PAUSE_* fail here
 
     @property
@@ -237,11 +258,17 @@ class SynthesisService:
             loop.create_future(),
             loop,
             object() if owner is None else owner,
+            time.perf_counter() if deadline is None else deadline,
+            math.inf,
+            len(text),
             StopSignal(),
         )
-        due = time.perf_counter() if deadline is None else deadline
         with self._lock:
-            ticket = self._queue.push(job.owner, due, job)
+            job.cost_s = self._cost_s(job.chars)
+            job.ticket = ticket = self._queue.push(job.owner, job.deadline, job, job.cost_s)
+            victim = self._victim()
+        if victim is not None:
+            victim.stop()  # its worker requeues the job and takes the one ranked first
         try:
             self._executor.submit(self._take_next)
         except RuntimeError:  # shut down: nothing will ever take the job
@@ -253,39 +280,91 @@ class SynthesisService:
         except asyncio.CancelledError:  # the session went away: its job need not run
             with self._lock:
                 self._queue.discard(ticket)
-            job.stop.stop()  # nor go on running if a worker has it
+                job.dropped = True
+                stop = job.stop
+            stop.stop()  # nor go on running if a worker has it
             raise
 
+    def _cost_s(self, chars: int) -> float:
+        """Under the lock: expected model seconds for a job (inf: nothing measured yet)."""
+        cost = self.capacity.cost_s(chars)
+        return math.inf if cost is None else cost
+
+    def _victim(self) -> StopSignal | None:
+        """Under the lock: mark the running job to pre-empt, if any; its signal to stop."""
+        if not self._queue.max_preemptions:
+            return None
+        # A job stopped already frees its worker soon: it counts as a free worker here.
+        running = [job for jobs in self._running.values() for job in jobs if not job.preempting]
+        views = [Running(j.deadline, j.cost_s, j.started, j.preemptions) for j in running]
+        index = self._queue.victim(views, time.perf_counter(), self.capacity.workers)
+        if index is None:
+            return None
+        running[index].preempting = True
+        return running[index].stop
+
     def _take_next(self) -> None:
-        """Worker thread: run the job the scheduler ranks first (one call per queued job)."""
-        while True:
-            with self._lock:  # popped and registered at once: drop() sees it in one place
-                job = self._queue.pop()
-                if job is None:  # its job was dropped or discarded: nothing left to run
-                    return
-                if not job.future.cancelled():  # a waiter that gave up needs no audio
-                    self._running.setdefault(job.owner, set()).add(job)
-                    break
-        try:
-            result = job.run(job.stop)
-        except Stopped:
+        """Worker thread: run the job the scheduler ranks first (one call per queued job).
+
+        A pre-empted job goes back to the scheduler and this worker takes the next one: the
+        requeued job has no call of its own, the job that pre-empted it does."""
+        while (job := self._start_next()) is not None:
+            try:
+                result = job.run(job.stop)
+            except Stopped:
+                with self._lock:
+                    self._finished(job)
+                    if job.preempting and not job.dropped and not job.future.done():
+                        self._requeue(job)
+                        continue
+                    self.stopped_jobs += 1
+                _settle(job, None, Dropped("stopped during synthesis"))
+                return
+            except Exception as exc:
+                with self._lock:
+                    self._finished(job)
+                _settle(job, None, exc)
+                return
             with self._lock:
-                self.stopped_jobs += 1
-            _settle(job, None, Dropped("stopped during synthesis"))
+                self._finished(job)
+                self.capacity.record(result.duration_s, result.synth_ms / 1000, job.chars)
+            _settle(job, result, None)
             return
-        except Exception as exc:
-            _settle(job, None, exc)
-            return
-        finally:
-            with self._lock:
-                running = self._running.get(job.owner)
-                if running is not None:
-                    running.discard(job)
-                    if not running:
-                        del self._running[job.owner]
+
+    def _start_next(self) -> _Job | None:
+        """Pop the job ranked first and register it as running, at once (drop() sees it in
+        one place); None when nothing is left (its job was dropped or discarded)."""
         with self._lock:
-            self.capacity.record(result.duration_s, result.synth_ms / 1000)
-        _settle(job, result, None)
+            while (job := self._queue.pop()) is not None:
+                if not job.future.cancelled():  # a waiter that gave up needs no audio
+                    job.started = time.perf_counter()
+                    self._running.setdefault(job.owner, set()).add(job)
+                    return job
+        return None
+
+    def _finished(self, job: _Job) -> None:
+        """Under the lock: the job left its worker."""
+        running = self._running.get(job.owner)
+        if running is not None:
+            running.discard(job)
+            if not running:
+                del self._running[job.owner]
+
+    def _requeue(self, job: _Job) -> None:
+        """Under the lock: a pre-empted job goes back where it was, to run again in full."""
+        job.preempting = False
+        job.preemptions += 1
+        job.stop = StopSignal()
+        self._queue.requeue(job.ticket, job.owner, job.deadline, job, job.cost_s)
+        self.preempted_jobs += 1
+        log.info(
+            "sentence pre-empted",
+            extra=fields(
+                chars=job.chars,
+                ran_ms=round((time.perf_counter() - job.started) * 1000, 1),
+                due_in_ms=round((job.deadline - time.perf_counter()) * 1000),
+            ),
+        )
 
     def drop(self, owner: Hashable) -> int:
         """Barge-in or hang-up: remove an owner's queued jobs and stop its running one at
@@ -293,8 +372,11 @@ class SynthesisService:
         with self._lock:
             jobs = self._queue.cancel(owner)
             running = list(self._running.get(owner, ()))
-        for job in running:
-            job.stop.stop()  # the worker's model call ends within milliseconds
+            for job in running:
+                job.dropped = True  # stopped for good, even if a pre-emption stopped it too
+            stops = [job.stop for job in running]
+        for stop in stops:
+            stop.stop()  # the worker's model call ends within milliseconds
         for job in jobs:
             _settle(job, None, Dropped("cancelled before synthesis"))
         return len(jobs)
