@@ -300,7 +300,7 @@ SIM_OPS = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ops=SIM_OPS, bound=st.integers(1, 3), slack=st.floats(0, 1, allow_nan=False))
 def test_preemption_loses_duplicates_and_reorders_nothing(
     ops: list[tuple], bound: int, slack: float
