@@ -14,10 +14,13 @@ and the tests talk to it over real sockets with the `websockets` client.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression  # how `-m` is read; pytest is pinned
 
 from kokoro_server.config import Settings
 from kokoro_server.serving.synthesis import SynthesisService
@@ -36,6 +39,51 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# Modules whose imports are heavy (LiveKit Agents 2-4 s, cfn-lint 2 s, aws-cdk-lib 1.5 s)
+# and whose every test carries these markers: when `-m` leaves those markers out, as
+# `make test-fast` does, they are not even imported (each xdist worker collects everything).
+# When they are collected, every test in them must carry the markers, or the run stops (so
+# this cannot drift).
+WHOLLY_MARKED = {
+    "integrations/livekit/test_livekit_tts.py": {"model"},
+    **{
+        f"stacks/test_{name}.py": {"synth"}
+        for name in (
+            "cfn_lint",
+            "cli_synth",
+            "deploy_checks",
+            "guard_config_manifest",
+            "iam_and_agent",
+            "nag",
+            "pause",
+            "snapshots",
+            "tts_stack",
+            "weights_cache_asset",
+        )
+    },
+}
+TESTS = Path(__file__).parent
+
+
+def _marked_wholly(path: Path) -> set[str] | None:
+    try:
+        return WHOLLY_MARKED.get(path.relative_to(TESTS).as_posix())
+    except ValueError:
+        return None
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    markers = _marked_wholly(collection_path)
+    expression = config.getoption("markexpr")
+    if (
+        markers
+        and expression
+        and not Expression.compile(expression).evaluate(lambda name: name in markers)
+    ):
+        return True
+    return None  # pytest decides
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
@@ -44,11 +92,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.model)
         if fixtures & SYNTH_FIXTURES:
             item.add_marker(pytest.mark.synth)
+        markers = _marked_wholly(item.path)
+        missing = (markers or set()) - {mark.name for mark in item.iter_markers()}
+        if missing:
+            raise pytest.UsageError(
+                f"{item.nodeid} lacks {sorted(missing)}: WHOLLY_MARKED in tests/conftest.py "
+                "says every test in its module has them (or move the test elsewhere)"
+            )
 
 
 @pytest.fixture(scope="session")
 def base_settings() -> Settings:
-    return Settings(host="127.0.0.1", intra_op_threads=2)
+    # Two pytest-xdist workers on two cores: one inference thread each, not two threads each
+    # fighting over both cores (onnxruntime's threads spin while they wait).
+    threads = 1 if os.environ.get("PYTEST_XDIST_WORKER") else 2
+    return Settings(host="127.0.0.1", intra_op_threads=threads)
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,7 @@ def report(label: str, results: list, ping: PingSampler, sentences: int) -> None
     )
 
 
+@pytest.mark.slow  # load volume: 16 sessions x 7 sentences, twice
 @pytest.mark.parametrize("policy", ["deadline", "fifo"])
 def test_16_sessions_tone_double(make_tone_server, policy):
     """Tone double with 20 ms simulated inference per sentence on one synthesis worker."""

@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aws_cdk.assertions import Template
 
-from stacks.app_builder import build_app
 from tests.support.cdk_synth import (
     CDK_JSON_CONTEXT,
     DEPLOY_ACCOUNT,
@@ -33,6 +31,11 @@ def _synthesize(
     """Synth in process. region None: environment-agnostic (the caller's CDK_DEFAULT_* are
     removed); a region: as `cdk deploy` runs the app, with DEPLOY_ACCOUNT and that region in
     CDK_DEFAULT_ACCOUNT/CDK_DEFAULT_REGION, which the CDK CLI sets from the credentials."""
+    # Imported here: aws-cdk-lib costs 1.5 s, and the edit loop collects this directory too.
+    from aws_cdk.assertions import Template
+
+    from stacks.app_builder import build_app
+
     saved = {k: os.environ.pop(k) for k in ENV_KEYS if k in os.environ}
     try:
         if region is not None:

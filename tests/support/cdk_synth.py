@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aws_cdk import App
-from aws_cdk.assertions import Template
+if TYPE_CHECKING:  # aws-cdk-lib costs 1.5 s to import: only the synth tests pay it
+    from aws_cdk import App
+    from aws_cdk.assertions import Template
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TTS = "KokoroVoice-Tts"
