@@ -98,10 +98,11 @@ playground-screenshots: $(STAMP) $(CHROMIUM)
 	$(PY) -m playground.screenshots $(ARGS)
 
 # The whole suite (CI; .ci/run raises KOKORO_TEST_SCALE, the live-server fuzz volume).
-# Every pytest run ends with its ten slowest tests (--durations in pyproject.toml).
+# Every pytest run ends with its ten slowest tests (--durations in pyproject.toml). Two
+# workers on the two cores (each loads the model once, with one inference thread).
 test: setup $(CHROMIUM)
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest $(ARGS)
+	$(PY) -m pytest -n 2 $(ARGS)
 
 # The edit loop: everything but the real model, CDK synth, fuzzing, the browser and the slow
 # end-to-end runs (pytest markers; see pyproject.toml), on both cores. `make test` stays the
