@@ -71,7 +71,10 @@ def test_same_sentences_for_fixed_size_deltas(text, size):
 def test_no_control_character_or_link_target_is_left(text):
     plain = MarkdownSpeech().convert(text)
     assert not any(c in plain for c in "\x1b\x07\u200b\u202e\ufeff")
-    if not any(c in text for c in "`\\<"):  # code, escapes and autolinks keep what they hold
+    # Code, escapes and autolinks keep what they hold; and an ESC right before the link's "["
+    # starts a control sequence (ECMA-48, as a terminal reads it): "\x1b[l" is complete, so
+    # it takes the bracket and the rest is no link (hypothesis found it at 3x the volume).
+    if not any(c in text for c in "`\\<") and "\x1b[link](" not in text:
         assert "example.com/a_b" not in plain  # a complete link reads its text only
 
 

@@ -3,7 +3,9 @@
 Runs before markdown, normalization and G2P, on every route:
 
 - terminal escape sequences (ANSI CSI such as ``\\x1b[31m``, OSC titles and links, two-byte
-  ESC sequences, the C1 form ``\\x9b``): removed whole, never spoken as "31m";
+  ESC sequences, the C1 form ``\\x9b``): removed whole, never spoken as "31m". ESC followed by
+  "[" is read as a terminal reads it (ECMA-48), so a stray ESC right before a markdown link
+  takes the link's bracket with it (``\\x1b[l`` is complete) and the rest is plain text;
 - control characters (Unicode category Cc) other than tab and line breaks: removed; a tab
   becomes a space, a carriage return a line break;
 - zero-width characters (ZWSP, ZWNJ, ZWJ, word joiner, BOM, Mongolian vowel separator) and
