@@ -1,4 +1,5 @@
-"""How much volume the live-server fuzz tests run: `KOKORO_TEST_SCALE` times a base count.
+"""How much volume the live-server fuzz tests and the hypothesis property tests run:
+`KOKORO_TEST_SCALE` times a base count.
 
 The base counts keep `make test` on a 2-core machine within its budget; CI raises the scale
 (`.ci/run` sets 3, the volumes these tests ran at before they were sized). A scale below 1
