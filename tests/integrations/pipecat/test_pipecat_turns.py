@@ -153,8 +153,8 @@ async def test_the_websocket_service_takes_a_base_url(server) -> None:
 
 async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server) -> None:
     # Pipecat flushes only while the turn's audio context is open. Here it times out (3 s
-    # without audio) before the reply ends; the server must still
-    # get the flush, or it would join the unterminated tail to the next turn's first sentence.
+    # without audio) before the reply ends; the server must still get the flush, or it
+    # would join the unterminated tail to the next turn's first sentence.
     tts, tap = tapped_service(server, stop_frame_timeout_s=3.0)
     async with BotPipeline(tts) as bot:
         await bot.queue(LLMFullResponseStartFrame())
