@@ -43,21 +43,32 @@ def wait_until(check, what: str, timeout: float = 5.0) -> None:
         time.sleep(0.005)
 
 
-async def _send_pair(ws: ClientConnection, first: dict, second: dict, same_read: bool) -> None:
-    """Two frames in one read (written back to back) or in separate reads."""
+async def in_model(service, timeout: float = 5.0) -> None:
+    """Until a worker runs one of the session's sentences: a cancel now must stop it.
+
+    Waits on the service, not on a clock: a sentence is submitted before its predecessor's
+    audio goes out, but the worker thread may take it only later on a busy machine."""
+    started = time.monotonic()
+    while service.running == 0:
+        assert time.monotonic() - started < timeout, "never: a sentence in the model"
+        await asyncio.sleep(0.002)
+
+
+async def _send_pair(ws: ClientConnection, first: dict, second: dict, same_read, service) -> None:
+    """Two frames in one read (written back to back), or the second once the model works."""
     await send(ws, first)
     if not same_read:
-        await asyncio.sleep(0.05)
+        await in_model(service)
     await send(ws, second)
 
 
-async def cancel_at(ws: ClientConnection, phase: str) -> list[Frame]:
+async def cancel_at(ws: ClientConnection, phase: str, service) -> list[Frame]:
     """Drive one answer to `phase`, cancel there; the frames read up to the cancel's reply."""
     seen: list[Frame] = []
     if phase == "before-audio-same-read":
-        await _send_pair(ws, {"type": "text", "text": TWO}, {"type": "cancel"}, same_read=True)
+        await _send_pair(ws, {"type": "text", "text": TWO}, {"type": "cancel"}, True, service)
     elif phase == "before-audio-separate-reads":
-        await _send_pair(ws, {"type": "text", "text": TWO}, {"type": "cancel"}, same_read=False)
+        await _send_pair(ws, {"type": "text", "text": TWO}, {"type": "cancel"}, False, service)
     elif phase == "mid-sentence":
         await send(ws, {"text": LONG})
         seen += await read_until(ws, lambda f: isinstance(f, bytes), timeout=10)
@@ -65,6 +76,7 @@ async def cancel_at(ws: ClientConnection, phase: str) -> list[Frame]:
     elif phase == "between-sentences":
         await send(ws, {"text": TWO})  # an utterance: both sentences queued at once
         seen += await read_until(ws, is_type("synthesis_complete"), timeout=10)
+        await in_model(service)  # sentence 1
         await send(ws, {"type": "cancel"})
     elif phase == "repeated":
         await send(ws, {"type": "text", "text": TWO})
@@ -72,7 +84,7 @@ async def cancel_at(ws: ClientConnection, phase: str) -> list[Frame]:
         await send(ws, {"type": "cancel"})
         seen += await read_until(ws, is_type("cancelled"), timeout=10)
         await send(ws, {"type": "text", "text": TWO})
-        await asyncio.sleep(0.05)
+        await in_model(service)
         await send(ws, {"type": "cancel"})
     else:
         raise AssertionError(phase)
@@ -101,7 +113,7 @@ def test_cancel_at_each_phase_then_next_answer(make_tone_server, phase):
             stopped_before = service.stopped_jobs
             async with connect(srv.ws, max_queue=None) as ws:
                 await send(ws, {"type": "start", "format": "pcm"})
-                frames = await cancel_at(ws, phase)
+                frames = await cancel_at(ws, phase, service)
                 wait_until(lambda: srv.demanding_sessions() == 0, "busy count back to zero")
                 if phase in STOPS_A_RUNNING_JOB:
                     wait_until(lambda n=stopped_before: service.stopped_jobs > n, "job stopped")
@@ -132,14 +144,14 @@ def test_cancel_after_close_is_read_and_ends_the_session(make_tone_server, same_
             async with connect(srv.ws, max_queue=None) as ws:
                 await send(ws, {"type": "start", "format": "pcm"})
                 await send(ws, {"type": "text", "text": TWO + "A third one. And a fourth."})
-                await _send_pair(ws, {"type": "close"}, {"type": "cancel"}, same_read)
+                await _send_pair(ws, {"type": "close"}, {"type": "cancel"}, same_read, service)
                 frames = await read_until(ws, is_type("session_end"), timeout=10)
             kinds = [f["type"] for f in frames if isinstance(f, dict)]
             assert "cancelled" in kinds
             cancelled = next(f for f in frames if isinstance(f, dict) and f["type"] == "cancelled")
             assert cancelled["dropped"] >= 3  # the queued sentences never reach the model
             assert parse(frames).problems == []
-            if not same_read:  # 50 ms after close the first sentence is inside the model
+            if not same_read:  # the cancel came while the first sentence was in the model
                 wait_until(lambda n=stopped_before: service.stopped_jobs > n, "sentence stopped")
             wait_until(lambda: service.running == 0, "engine free")
             wait_until(lambda: srv.active_sessions() == 0, "session released")
@@ -186,12 +198,13 @@ def test_hang_up_frees_engine_and_admission(make_tone_server, phase, abrupt):
         if phase != "before-audio":
             await send(ws, {"text": TWO})  # both sentences queued: one is always in the model
         if phase == "mid-synthesis":
-            await asyncio.sleep(0.1)
+            await in_model(service)
         elif phase == "mid-audio":
             await read_until(ws, lambda f: isinstance(f, bytes), timeout=10)
+            await in_model(service)  # sentence 1
         elif phase == "after-close":
             await send(ws, {"type": "close"})
-            await asyncio.sleep(0.1)
+            await in_model(service)
         if abrupt:
             ws.transport.abort()
         else:
