@@ -14,7 +14,9 @@ and the tests talk to it over real sockets with the `websockets` client.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -39,47 +41,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-# Modules whose imports are heavy (LiveKit Agents 2-4 s, cfn-lint 2 s, aws-cdk-lib 1.5 s)
-# and whose every test carries these markers: when `-m` leaves those markers out, as
-# `make test-fast` does, they are not even imported (each xdist worker collects everything).
-# When they are collected, every test in them must carry the markers, or the run stops (so
-# this cannot drift).
-WHOLLY_MARKED = {
-    "integrations/livekit/test_livekit_tts.py": {"model"},
-    **{
-        f"stacks/test_{name}.py": {"synth"}
-        for name in (
-            "cfn_lint",
-            "cli_synth",
-            "deploy_checks",
-            "guard_config_manifest",
-            "iam_and_agent",
-            "nag",
-            "pause",
-            "snapshots",
-            "tts_stack",
-            "weights_cache_asset",
-        )
-    },
-}
-TESTS = Path(__file__).parent
+# A module that marks all its tests with a module-level `pytestmark = pytest.mark.<name>`
+# line is not even imported when `-m` leaves those markers out, as `make test-fast` does:
+# each xdist worker collects everything, and many such modules import heavy frameworks
+# (LiveKit Agents 2-4 s, cfn-lint 2 s, aws-cdk-lib 1.5 s, Pipecat, Playwright). Read from
+# the line pytest itself applies to every test of the module, so it cannot drift.
+_PYTESTMARK = re.compile(r"^pytestmark = (.+)$", re.MULTILINE)
+_MARK = re.compile(r"pytest\.mark\.(\w+)")
 
 
-def _marked_wholly(path: Path) -> set[str] | None:
-    try:
-        return WHOLLY_MARKED.get(path.relative_to(TESTS).as_posix())
-    except ValueError:
-        return None
+def module_marks(path: Path) -> set[str]:
+    """The markers a test module's `pytestmark` line puts on all its tests."""
+    if path.suffix != ".py" or not path.name.startswith("test_"):
+        return set()
+    line = _PYTESTMARK.search(path.read_text(encoding="utf-8"))
+    return set(_MARK.findall(line.group(1).split("#")[0])) if line else set()
+
+
+def excludes_all(expression: str, markers: set[str]) -> bool:
+    """Whether `-m expression` deselects every test carrying `markers`, whatever other
+    markers a test adds (a `model` test in a `slow` module is still wanted by `-m model`)."""
+    compiled = Expression.compile(expression)
+    free = sorted(set(re.findall(r"[\w.]+", expression)) - markers - {"and", "or", "not"})
+    for values in itertools.product((False, True), repeat=len(free)):
+        extra = {name for name, on in zip(free, values, strict=True) if on}
+        if compiled.evaluate(lambda name, has=markers | extra: name in has):
+            return False
+    return True
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    markers = _marked_wholly(collection_path)
     expression = config.getoption("markexpr")
-    if (
-        markers
-        and expression
-        and not Expression.compile(expression).evaluate(lambda name: name in markers)
-    ):
+    markers = module_marks(collection_path) if expression else set()
+    if markers and excludes_all(expression, markers):
         return True
     return None  # pytest decides
 
@@ -92,13 +86,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.model)
         if fixtures & SYNTH_FIXTURES:
             item.add_marker(pytest.mark.synth)
-        markers = _marked_wholly(item.path)
-        missing = (markers or set()) - {mark.name for mark in item.iter_markers()}
-        if missing:
-            raise pytest.UsageError(
-                f"{item.nodeid} lacks {sorted(missing)}: WHOLLY_MARKED in tests/conftest.py "
-                "says every test in its module has them (or move the test elsewhere)"
-            )
 
 
 @pytest.fixture(scope="session")

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
-from tests.support.playground_page import PlaygroundPage
+if TYPE_CHECKING:  # Playwright is imported by the browser tests only, not by the page-server
+    # tests beside them in the fast loop
+    from playwright.sync_api import Browser, BrowserContext
+
+    from tests.support.playground_page import PlaygroundPage
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,6 +36,8 @@ def browser() -> Iterator[Browser]:
     so it must be closed again before the suite's asyncio tests run."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (apt-get)")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
@@ -49,4 +55,6 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 @pytest.fixture
 def page(context: BrowserContext) -> PlaygroundPage:
+    from tests.support.playground_page import PlaygroundPage
+
     return PlaygroundPage(context.new_page())

@@ -17,16 +17,17 @@ import hashlib
 import hmac
 import io
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from smithy_aws_event_stream.events import Event, EventHeaderEncoder
 from smithy_http import Field, Fields
 from smithy_http.aio import HTTPResponse
+
+from tests.support.http_thread import HttpThread
 
 # ----------------------------------------------------------------- SageMaker HTTP transport
 
@@ -202,19 +203,16 @@ class ContainerCredentialsEndpoint:
             def log_message(self, *args: Any) -> None:
                 return None
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v2/credentials"
+        self._host = HttpThread(Handler)
+        self.url = f"http://127.0.0.1:{self._host.port}/v2/credentials"
 
     @contextlib.contextmanager
     def running(self) -> Iterator[ContainerCredentialsEndpoint]:
-        thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        thread.start()
+        self._host.start()
         try:
             yield self
         finally:
-            self._server.shutdown()
-            self._server.server_close()
-            thread.join()
+            self._host.stop()
 
 
 # ------------------------------------------------------------------- boto3 / botocore

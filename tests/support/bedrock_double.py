@@ -17,9 +17,10 @@ import threading
 import time
 import zlib
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from tests.support.http_thread import HttpThread
 from voice_agent.llm import replay_tokens
 
 
@@ -81,21 +82,18 @@ class BedrockDouble:
         self.delay_s = 1.0 / tokens_per_s
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._host = HttpThread(self._handler())
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return f"http://127.0.0.1:{self._host.port}"
 
     def __enter__(self) -> BedrockDouble:
-        self._thread.start()
+        self._host.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
+        self._host.stop()
 
     def _next_answer(self, request: RecordedRequest) -> str:
         with self._lock:

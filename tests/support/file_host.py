@@ -12,10 +12,11 @@ serves, so idempotency and resumption are measured, not assumed.
 from __future__ import annotations
 
 import re
-import threading
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Self
+
+from tests.support.http_thread import HttpThread
 
 _RANGE = re.compile(r"^bytes=(\d+)-$")
 
@@ -49,8 +50,7 @@ class FileHost:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.host = HttpThread(Handler)
 
     def send_file(self, handler: BaseHTTPRequestHandler, name: str, body: bytes) -> None:
         match = _RANGE.match(handler.headers.get("Range") or "")
@@ -73,15 +73,14 @@ class FileHost:
         self.bytes_sent += len(payload)
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+        return f"http://127.0.0.1:{self.host.port}{path}"
 
     def total_requests(self) -> int:
         return sum(self.requests.values())
 
     def __enter__(self) -> Self:
-        self.thread.start()
+        self.host.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.host.stop()
