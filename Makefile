@@ -105,14 +105,16 @@ test: setup $(CHROMIUM)
 	$(PY) -m pytest -n 2 $(ARGS)
 
 # The edit loop: everything but the real model, CDK synth, fuzzing, the browser and the slow
-# end-to-end runs (pytest markers; see pyproject.toml), on both cores. `make test` stays the
-# whole suite.
+# end-to-end runs (pytest markers; see pyproject.toml). `make test` stays the whole suite.
+# Three workers on two cores: these tests wait on sockets, timeouts and threads about half
+# their time, so a third worker fills the waits (the real model in `make test` keeps two).
 FAST := not model and not synth and not fuzz and not soak and not browser and not slow
+FAST_WORKERS ?= 3
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n 2 -m "$(FAST)" $(ARGS)
+	$(PY) -m pytest -n $(FAST_WORKERS) -m "$(FAST)" $(ARGS)
 
 # Style, strict types over every package and tool, and the import contracts between them.
 lint: $(STAMP)

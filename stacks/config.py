@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
-
-from constructs import Node
+from typing import TYPE_CHECKING, Any
 
 from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
 from stacks.regions import RegionConfigError, check_profile_geography, resolve_model_id
+
+if TYPE_CHECKING:  # importing constructs starts the jsii runtime (Node.js, 0.7 s): the
+    # weights fetcher and the cleanup read DEFAULTS without it
+    from constructs import Node
 
 DEFAULTS: dict[str, Any] = {
     "app_name": DEFAULT_APP_NAME,

@@ -192,7 +192,7 @@ async def test_a_new_sessions_first_sentence_passes_sentences_not_yet_needed(gat
 
 # About 480 characters in one sentence: 9.6 s of tone at half speed.
 VERY_LONG = f"{LONG} and then {LONG} again"
-HOLD_S = 3.0  # how long the test holds Z's first sentence: the service's cost estimate
+HOLD_S = 1.0  # how long the test holds Z's first sentence: the service's cost estimate
 
 
 @pytest.mark.parametrize("preempt_max", [1, 0])

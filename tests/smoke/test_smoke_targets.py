@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aws_cdk import App
 
 from smoke.aws import SetupError, make_client, make_session
 from smoke.diagnosis import Cause
@@ -29,6 +28,8 @@ SNAPSHOTS = ROOT / "tests" / "stacks" / "__snapshots__" / "test_snapshots"
 
 @pytest.mark.parametrize("app_name", ["kokoro-voice", "my-voice-2"])
 def test_stack_names_are_the_apps(app_name: str) -> None:
+    from aws_cdk import App  # starts the jsii runtime: only in the one test that needs it
+
     config = load_config(App(context={"app_name": app_name}).node)
     names = stack_names(app_name)
     assert (names.tts, names.agent) == (config.tts_stack_name, config.agent_stack_name)

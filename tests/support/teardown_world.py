@@ -11,7 +11,6 @@ from typing import Any
 
 import boto3
 import pytest
-from aws_cdk import DefaultStackSynthesizer
 
 from teardown.cli import main
 
@@ -19,10 +18,9 @@ APP = "kokoro-voice"
 REGION = "us-east-1"
 ACCOUNT = "123456789012"  # moto's default account
 # The repository `cdk synth` names in the asset manifests (the default synthesizer and its
-# default qualifier), read from aws-cdk-lib rather than typed: cdk-hnb659fds-container-assets-...
-REPO_TEMPLATE = DefaultStackSynthesizer.DEFAULT_IMAGE_ASSETS_REPOSITORY_NAME.replace(
-    "${Qualifier}", DefaultStackSynthesizer.DEFAULT_QUALIFIER
-)
+# default qualifier). Typed here so that building the world does not start aws-cdk-lib's
+# runtime; tests/teardown/test_teardown_cdk_contract.py checks it against aws-cdk-lib.
+REPO_TEMPLATE = "cdk-hnb659fds-container-assets-${AWS::AccountId}-${AWS::Region}"
 
 
 def bootstrap_repo(region: str = REGION) -> str:

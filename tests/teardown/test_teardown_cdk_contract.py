@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from aws_cdk import App, Stack
+from aws_cdk import App, DefaultStackSynthesizer, Stack
 from aws_cdk.aws_ecr_assets import DockerImageAsset
 
 from teardown.config import cdk_defaults
 from teardown.manifests import bootstrap_repository, image_refs_from_manifests
+from tests.support.teardown_world import REPO_TEMPLATE
 
 pytestmark = pytest.mark.synth  # a real (in-process) CDK synth, through jsii and Node.js
 
@@ -38,3 +39,10 @@ def test_image_tag_repository_is_the_one_cdk_synth_publishes_to(tmp_path, contex
 
     qualifier = cdk_defaults(tmp_path).qualifier
     assert bootstrap_repository(qualifier, ACCOUNT, REGION) == synthesized.repository
+
+
+def test_the_test_worlds_repository_template_is_aws_cdk_libs() -> None:
+    """The leftover world (tests/support/teardown_world.py) types the template so building
+    it does not start aws-cdk-lib's runtime; here it is held to the library."""
+    name = DefaultStackSynthesizer.DEFAULT_IMAGE_ASSETS_REPOSITORY_NAME
+    assert name.replace("${Qualifier}", DefaultStackSynthesizer.DEFAULT_QUALIFIER) == REPO_TEMPLATE
