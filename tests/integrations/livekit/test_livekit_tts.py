@@ -142,3 +142,33 @@ def test_options_are_checked_when_the_tts_is_built() -> None:
         kokoro_sagemaker.TTS.websocket(sample_rate=48000)
     with pytest.raises(ValueError, match="speed"):
         kokoro_sagemaker.TTS.websocket(speed=3.0)
+
+
+async def test_a_sentence_with_nothing_to_say_is_named_and_the_rest_is_spoken(server: Any) -> None:
+    """An answer that ends on a line with nothing to say (a decoration; such a line inside
+    the answer rides with the next sentence): the server's `nothing_to_say` reaches the
+    LiveKit user as a recoverable error naming the sentence's index and text, and the lines
+    before it are spoken."""
+    tts, tap = tapped(server)
+    errors: list[TTSError] = []
+    tts.on("error", errors.append)
+    stream = tts.stream(conn_options=NO_RETRY)
+    for token in llm_deltas("First things first.\n\nThen the rest.\n\n⁂ ⁂"):
+        stream.push_text(token)
+    stream.end_input()
+    events = [e async for e in stream]
+    await tts.aclose()
+    [notice] = tap.controls("error")
+    assert (notice.get("code"), notice.get("text"), notice.get("fatal")) == (
+        "nothing_to_say",
+        "⁂ ⁂",
+        False,
+    )
+    [error] = errors
+    assert error.recoverable
+    assert f"in sentence {notice.get('index')} ('⁂ ⁂')" in str(error.error)
+    spoken = [c.get("text") for c in tap.controls("sentence_start")]
+    assert spoken == ["First things first.", "Then the rest."]
+    assert len(pcm_of(events)) == sum(
+        int(c.get("audio_bytes")) for c in tap.controls("synthesis_complete")
+    )

@@ -95,6 +95,36 @@ async def test_server_error_codes_surface_as_error_frames(make_server) -> None:
     assert audio_bytes(frames[mark:]) > 0 and audio_bytes(frames[nxt:]) > 0
 
 
+async def test_a_sentence_with_nothing_to_say_is_named_and_the_rest_is_spoken(server) -> None:
+    """A reply that ends on a line with nothing to say (a decoration; such a line inside the
+    reply rides with the next sentence): the server's `nothing_to_say` reaches the pipeline
+    as a KokoroErrorFrame with the sentence's index and text, and the lines before it are
+    spoken."""
+    tap = SessionTap(WebSocketTts(server.ws))
+    tts = KokoroStreamTTSService(transport=tap)
+    async with BotPipeline(tts) as bot:
+        mark = await bot.reply("First things first.\n\nThen the rest.\n\n⁂ ⁂")
+        await bot.turn_done(mark)
+        errors = [f for f in bot.up.frames if isinstance(f, KokoroErrorFrame)]
+        frames = list(bot.down.frames)
+
+    [notice] = tap.controls("error")
+    [error] = errors
+    assert (error.code, error.sentence_text, error.server_fatal) == ("nothing_to_say", "⁂ ⁂", False)
+    assert error.sentence_index == notice.get("index")
+    assert tts.is_usable
+    assert [c.get("text") for c in tap.controls("sentence_start")] == [
+        "First things first.",
+        "Then the rest.",
+    ]
+    words = spoken_text(tts_frames(frames[mark:])).split()
+    # The server's word events time the two spoken lines; at the end of the turn Pipecat
+    # completes the transcript with the text no word covered (its own rule), so the error
+    # frame is how the pipeline learns that line was not heard.
+    assert words == ["First", "things", "first.", "Then", "the", "rest.", "⁂", "⁂"]
+    assert [w.text for m in tap.words() for w in m.words] == words[:6]
+
+
 async def test_bad_speed_is_the_servers_bad_parameter(server) -> None:
     tts = KokoroStreamTTSService(transport=WebSocketTts(server.ws), speed=9.0)
     async with BotPipeline(tts) as bot:
