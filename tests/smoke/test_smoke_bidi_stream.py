@@ -37,6 +37,10 @@ async def test_two_sentences_and_a_cancel_with_the_real_model(server: ThreadedSe
     assert "cancel acknowledged (dropped 1)" in result.detail
     assert result.detail.endswith("session_end")
     assert server.active_sessions() == 0  # the check closed its session
+    # The server's synthesis time over the audio it made: real speech on a CPU, so well
+    # above a GPU's few hundredths and not absurd.
+    assert result.real_time_factor is not None and 0.01 < result.real_time_factor < 20
+    assert result.provider is None  # the stream carries no provider; the invoke check reads it
 
 
 @pytest.mark.model

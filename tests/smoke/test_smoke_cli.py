@@ -76,6 +76,14 @@ def test_after_deploy_with_only_aws_region_set(
     assert row(done.stdout, "bidi-stream").split()[1] == "FAIL"
     assert "wrong port or no response" in done.stdout and "port 8443" in done.stdout
     assert "2 of 3 checks passed" in done.stdout
+    # The deployed voice's figures, from what the container reported (here the CPU stand-in).
+    assert row(done.stdout, "provider") == (
+        "provider         CPUExecutionProvider  <- NOT the GPU: synthesis runs on the CPU"
+    )
+    # The stream is the check that reads the server's own synthesis times; it failed here.
+    assert row(done.stdout, "real-time factor") == "real-time factor not measured"
+    ttfa = row(done.stdout, "TTFA").removeprefix("TTFA").strip().split("; ")
+    assert [t.split()[0] for t in ttfa] == ["invoke-endpoint", "agent-runtime"]
     # The endpoint name and runtime ARN came from the stack outputs, not from flags.
     assert [r.route for r in front.requests] == ["invoke", "agent"]
     assert front.requests[1].raw_path.endswith(
