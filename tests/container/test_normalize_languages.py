@@ -99,7 +99,7 @@ def test_a_price_stays_one_written_word_in_every_espeak_language():
 
 
 # The per-language tables (tests/container/data/<lang>_normalization.tsv, written apart from
-# these rules). Japanese is not held to it yet: its G2P reads the digits the normalizer
+# these rules). Japanese is held to its own floor below: its G2P reads the digits the normalizer
 # keeps, and those readings do not match the kana of the table (docs/speech.md).
 @pytest.mark.parametrize("language", ["es", "fr-fr", "it", "pt-br", "hi", "zh"])
 def test_the_languages_table_reads_as_a_native_speaker_would(frontend, language):
@@ -107,3 +107,13 @@ def test_the_languages_table_reads_as_a_native_speaker_would(frontend, language)
     right = sum(row["correct"] for row in result["classes"].values())
     cases = sum(row["cases"] for row in result["classes"].values())
     assert right / cases >= 0.9, result["wrong"]
+
+
+def test_japanese_keeps_at_least_what_it_reads_now(frontend):
+    """Japanese is not at the others' 90 % yet (docs/speech.md: kana right after は are read
+    as one word with it by its G2P); it is held at the 19 of 27 rows it reads today, so a
+    change can raise it but never lower it unnoticed."""
+    result = evaluate_language("ja", frontend)
+    right = sum(row["correct"] for row in result["classes"].values())
+    cases = sum(row["cases"] for row in result["classes"].values())
+    assert (cases, right >= 19) == (27, True), result["wrong"]

@@ -74,13 +74,19 @@ class Recorder(FrameProcessor):
 
 
 class BotPipeline:
-    def __init__(self, tts: FrameProcessor, *, sample_rate: int = 24000) -> None:
+    def __init__(
+        self, tts: FrameProcessor, *, sample_rate: int = 24000, usage_metrics: bool = False
+    ) -> None:
         self.tts = tts
         self.up = Recorder(FrameDirection.UPSTREAM)
         self.down = Recorder(FrameDirection.DOWNSTREAM)
         self.worker = PipelineWorker(
             Pipeline([self.up, tts, self.down]),
-            params=PipelineParams(audio_out_sample_rate=sample_rate, enable_metrics=True),
+            params=PipelineParams(
+                audio_out_sample_rate=sample_rate,
+                enable_metrics=True,
+                enable_usage_metrics=usage_metrics,
+            ),
             cancel_on_idle_timeout=False,
         )
         self._started = asyncio.Event()

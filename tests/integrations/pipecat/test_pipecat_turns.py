@@ -10,12 +10,14 @@ from pipecat.frames.frames import (
     LLMFullResponseEndFrame,
     LLMFullResponseStartFrame,
     LLMTextFrame,
+    MetricsFrame,
     TTSAudioRawFrame,
     TTSStartedFrame,
     TTSStoppedFrame,
     TTSTextFrame,
     TTSUpdateSettingsFrame,
 )
+from pipecat.metrics.metrics import TTSUsageMetricsData
 
 from pipecat_kokoro import KokoroStreamTTSService, KokoroTTSSettings, KokoroWebSocketTTSService
 from tests.support.pipecat_pipeline import (
@@ -174,3 +176,41 @@ async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server
 
     assert [c.get("text") for c in tap.controls("sentence_start")][-1] == "Next one."
     assert spoken_text(tts_frames(frames)).split() == ["Next", "one."]
+
+
+async def test_usage_metrics_count_every_character_sent_to_the_server(server) -> None:
+    """With Pipecat's usage metrics on, each turn reports the characters the service sent,
+    exactly what the server was given to speak."""
+    tts, tap = tapped_service(server)
+    async with BotPipeline(tts, usage_metrics=True) as bot:
+        mark = await bot.reply(ANSWER)
+        await bot.turn_done(mark)
+        frames = list(bot.down.frames)
+
+    usage = [
+        data.value
+        for frame in frames
+        if isinstance(frame, MetricsFrame)
+        for data in frame.data
+        if isinstance(data, TTSUsageMetricsData) and data.processor == tts.name
+    ]
+    sent = [m["text"] for m in tap.sent if m["type"] == "text"]
+    assert usage and sum(usage) == sum(len(text) for text in sent)
+
+
+async def test_an_idle_bot_keeps_its_session_past_the_servers_idle_timeout(make_server) -> None:
+    """The keepalive (an empty `start`) restarts the server's idle timer: a bot silent for
+    three of the server's idle timeouts still answers on the session it opened."""
+    srv = make_server(idle_timeout_s=0.5)
+    tts, tap = tapped_service(srv, keepalive_s=0.15)
+    async with BotPipeline(tts) as bot:
+        first = await bot.reply("One.")
+        await bot.turn_done(first)
+        await asyncio.sleep(1.5)  # the idleness under test
+        second = await bot.reply("Two.")
+        await bot.turn_done(second)
+        frames = list(bot.down.frames)
+
+    assert tap.connections == 1 and tap.controls("error") == []
+    assert len([m for m in tap.sent if m == {"type": "start"}]) >= 3
+    assert spoken_text(tts_frames(frames[second:])) == "Two."
