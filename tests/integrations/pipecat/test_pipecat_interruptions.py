@@ -192,3 +192,22 @@ async def test_no_server_is_reported_once_per_turn_and_the_turn_ends_at_once() -
     cannot_open = [e for e in errors if "cannot open a Kokoro session" in e]
     assert len(cannot_open) == 2  # at start, and once for the turn: not once per token
     assert "Connect call failed" in cannot_open[0] or "refused" in cannot_open[0].lower()
+
+
+async def test_an_idle_bot_keeps_its_session_past_the_servers_idle_timeout(make_server) -> None:
+    """The keepalive (an empty `start`) restarts the server's idle timer: a bot silent for
+    three of the server's idle timeouts still answers on the session it opened."""
+    srv = make_server(idle_timeout_s=0.5)
+    tap = SessionTap(WebSocketTts(srv.ws))
+    tts = KokoroStreamTTSService(transport=tap, keepalive_s=0.15)
+    async with BotPipeline(tts) as bot:
+        first = await bot.reply("One.")
+        await bot.turn_done(first)
+        await asyncio.sleep(1.5)  # the idleness under test
+        second = await bot.reply("Two.")
+        await bot.turn_done(second)
+        frames = list(bot.down.frames)
+
+    assert tap.connections == 1 and tap.controls("error") == []
+    assert len([m for m in tap.sent if m == {"type": "start"}]) >= 3
+    assert spoken_text(tts_frames(frames[second:])) == "Two."

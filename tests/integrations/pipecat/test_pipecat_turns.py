@@ -196,21 +196,3 @@ async def test_usage_metrics_count_every_character_sent_to_the_server(server) ->
     ]
     sent = [m["text"] for m in tap.sent if m["type"] == "text"]
     assert usage and sum(usage) == sum(len(text) for text in sent)
-
-
-async def test_an_idle_bot_keeps_its_session_past_the_servers_idle_timeout(make_server) -> None:
-    """The keepalive (an empty `start`) restarts the server's idle timer: a bot silent for
-    three of the server's idle timeouts still answers on the session it opened."""
-    srv = make_server(idle_timeout_s=0.5)
-    tts, tap = tapped_service(srv, keepalive_s=0.15)
-    async with BotPipeline(tts) as bot:
-        first = await bot.reply("One.")
-        await bot.turn_done(first)
-        await asyncio.sleep(1.5)  # the idleness under test
-        second = await bot.reply("Two.")
-        await bot.turn_done(second)
-        frames = list(bot.down.frames)
-
-    assert tap.connections == 1 and tap.controls("error") == []
-    assert len([m for m in tap.sent if m == {"type": "start"}]) >= 3
-    assert spoken_text(tts_frames(frames[second:])) == "Two."
