@@ -197,13 +197,13 @@ async def test_no_server_is_reported_once_per_turn_and_the_turn_ends_at_once() -
 async def test_an_idle_bot_keeps_its_session_past_the_servers_idle_timeout(make_server) -> None:
     """The keepalive (an empty `start`) restarts the server's idle timer: a bot silent for
     three of the server's idle timeouts still answers on the session it opened."""
-    srv = make_server(idle_timeout_s=0.5)
+    srv = make_server(idle_timeout_s=1.0)
     tap = SessionTap(WebSocketTts(srv.ws))
-    tts = KokoroStreamTTSService(transport=tap, keepalive_s=0.15)
+    tts = KokoroStreamTTSService(transport=tap, keepalive_s=0.2)  # 0.8 s to spare
     async with BotPipeline(tts) as bot:
         first = await bot.reply("One.")
         await bot.turn_done(first)
-        await asyncio.sleep(1.5)  # the idleness under test
+        await asyncio.sleep(3.0)  # the idleness under test
         second = await bot.reply("Two.")
         await bot.turn_done(second)
         frames = list(bot.down.frames)
