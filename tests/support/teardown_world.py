@@ -56,6 +56,11 @@ class World:
     # (kind, name) the dry run must flag, exactly.
     expected: set[tuple[str, str]] = field(default_factory=set)
 
+    @property
+    def argv(self) -> list[str]:
+        """The cleanup CLI's arguments for this world's app directory."""
+        return ["--app-dir", str(self.app_dir)]
+
 
 def write_app_dir(app_dir: Path) -> None:
     """cdk.json context and a synthesized asset manifest, as `cdk synth` leaves them."""

@@ -19,12 +19,8 @@ def world(read_only_world: tw.World) -> tw.World:
     return read_only_world
 
 
-def _args(world: tw.World) -> list[str]:
-    return ["--app-dir", str(world.app_dir)]
-
-
 def test_dry_run_flags_exactly_the_apps_leftovers(world, capsys):
-    code, report = run_json(capsys, _args(world))
+    code, report = run_json(capsys, world.argv)
 
     assert code == EXIT_LEFTOVERS
     assert report["mode"] == "dry-run"
@@ -35,7 +31,7 @@ def test_dry_run_flags_exactly_the_apps_leftovers(world, capsys):
 
 
 def test_bucket_report_counts_every_version_and_marker(world, capsys):
-    _, report = run_json(capsys, _args(world))
+    _, report = run_json(capsys, world.argv)
     [bucket] = [f for f in report["findings"] if f["kind"] == "bucket"]
 
     # kokoro-v1.0.onnx: 3 versions (1 current); voices: 1; old/config.json: 1 non-current
@@ -50,7 +46,7 @@ def test_bucket_report_counts_every_version_and_marker(world, capsys):
 
 
 def test_bucket_report_says_how_a_later_deploy_reuses_it(world, capsys):
-    _, report = run_json(capsys, _args(world))
+    _, report = run_json(capsys, world.argv)
     [bucket] = [f for f in report["findings"] if f["kind"] == "bucket"]
 
     reuse = f"-c weights_bucket={world.weights_bucket}"
@@ -62,7 +58,7 @@ def test_bucket_report_says_how_a_later_deploy_reuses_it(world, capsys):
 def test_endpoint_is_flagged_as_billing_with_hourly_estimate(world, capsys, monkeypatch):
     # moto cannot hold ml.g5.xlarge; price the test instance type to check the arithmetic.
     monkeypatch.setitem(pricing.SAGEMAKER_HOSTING_USD_PER_HOUR, "ml.m5.large", 0.115)
-    _, report = run_json(capsys, _args(world))
+    _, report = run_json(capsys, world.argv)
     [endpoint] = [f for f in report["findings"] if f["kind"] == "endpoint"]
 
     assert endpoint["billing"] is True
@@ -73,14 +69,14 @@ def test_endpoint_is_flagged_as_billing_with_hourly_estimate(world, capsys, monk
 
 
 def test_unknown_instance_price_is_said_not_guessed(world, capsys):
-    _, report = run_json(capsys, _args(world))
+    _, report = run_json(capsys, world.argv)
     [endpoint] = [f for f in report["findings"] if f["kind"] == "endpoint"]
     assert endpoint["est_usd_per_hour"] is None
     assert "not in the estimate table" in endpoint["note"]
 
 
 def test_table_report_is_readable(world, capsys):
-    code = main(_args(world))
+    code = main(world.argv)
     out = capsys.readouterr().out
 
     assert code == EXIT_LEFTOVERS
@@ -96,11 +92,11 @@ def test_table_report_is_readable(world, capsys):
 @pytest.mark.parametrize("answer", ["no\n", "Kokoro-Voice\n", ""])
 def test_refused_confirmation_deletes_nothing(world, capsys, monkeypatch, answer):
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))  # "" is EOF: refused too
-    code = main([*_args(world), "--delete"])
+    code = main([*world.argv, "--delete"])
     captured = capsys.readouterr()
 
     assert code == EXIT_LEFTOVERS
     assert "Type the app name (kokoro-voice) or 'yes'" in captured.err
     assert "Not confirmed: nothing deleted." in captured.err
-    code, report = run_json(capsys, _args(world))
+    code, report = run_json(capsys, world.argv)
     assert flagged(report) == world.expected

@@ -12,12 +12,8 @@ from tests.support import teardown_world as tw
 from tests.support.teardown_world import flagged, run_json
 
 
-def _args(world: tw.World) -> list[str]:
-    return ["--app-dir", str(world.app_dir)]
-
-
 def test_keep_weights_bucket_deletes_everything_else(world, capsys):
-    argv = [*_args(world), "--delete", "--yes", "--keep-weights-bucket"]
+    argv = [*world.argv, "--delete", "--yes", "--keep-weights-bucket"]
     code, report = run_json(capsys, argv)
 
     assert report["deletion"]["errors"] == []
@@ -35,7 +31,7 @@ def test_keep_weights_bucket_deletes_everything_else(world, capsys):
 def test_delete_yes_removes_only_the_app_and_second_run_is_clean(world, capsys):
     agent_digest = next(d for d, t in tw.image_tags(tw.BOOTSTRAP_REPO).items() if tw.AGENT_TAG in t)
 
-    code, report = run_json(capsys, [*_args(world), "--delete", "--yes"])
+    code, report = run_json(capsys, [*world.argv, "--delete", "--yes"])
 
     assert report["deletion"]["errors"] == []
     assert len(report["deletion"]["deleted"]) == len(world.expected)
@@ -44,7 +40,7 @@ def test_delete_yes_removes_only_the_app_and_second_run_is_clean(world, capsys):
     assert code == EXIT_CLEAN
 
     # A second run reports nothing left.
-    code, again = run_json(capsys, _args(world))
+    code, again = run_json(capsys, world.argv)
     assert code == EXIT_CLEAN and again["findings"] == []
 
     # Everything that was not this app's is untouched.
@@ -88,7 +84,7 @@ def test_delete_yes_removes_only_the_app_and_second_run_is_clean(world, capsys):
 
 def test_delete_prints_progress_while_emptying_the_bucket(world, capsys, monkeypatch):
     monkeypatch.setattr("teardown.delete.S3_BATCH", 3)  # several batches from a small bucket
-    code = main([*_args(world), "--delete", "--yes"])
+    code = main([*world.argv, "--delete", "--yes"])
     captured = capsys.readouterr()
 
     assert code == EXIT_CLEAN
@@ -102,4 +98,4 @@ def test_delete_prints_progress_while_emptying_the_bucket(world, capsys, monkeyp
 @pytest.mark.parametrize("answer", ["kokoro-voice\n", "yes\n"])
 def test_typed_confirmation_deletes(world, capsys, monkeypatch, answer):
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))
-    assert main([*_args(world), "--delete"]) == EXIT_CLEAN
+    assert main([*world.argv, "--delete"]) == EXIT_CLEAN
