@@ -49,7 +49,8 @@ def test_drop_releases_the_session(slow_tone_server, phase, abrupt, caplog):
     print(f" released in {wait_released(srv) * 1000:.0f} ms", end="")
     asyncio.run(healthy_session(srv.ws))
     wait_released(srv)
-    assert threads_back_to(threads) == threads
+    # No more threads than before (one the harness started earlier may end meanwhile).
+    assert threads_back_to(threads) <= threads
     # Regression: the sender used to write a whole sentence into a reset socket without
     # yielding, so asyncio logged "socket.send() raised exception." for every frame.
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
@@ -83,7 +84,8 @@ def test_200_dropped_sessions_do_not_grow_memory(make_tone_server, caplog):
     rss_before = process.memory_info().rss
     asyncio.run(run(200))
     wait_released(srv)
-    assert threads_back_to(threads) == threads
+    # No more threads than before (one the harness started earlier may end meanwhile).
+    assert threads_back_to(threads) <= threads
     gc.collect()
     after = tracemalloc.take_snapshot()
     rss_after = process.memory_info().rss

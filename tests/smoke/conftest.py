@@ -9,7 +9,6 @@ tests/support/smoke_world.py), exactly as a user would point it at a VPC endpoin
 
 from __future__ import annotations
 
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from kokoro_stream.websocket import WebSocketTts
 
 from devkit.loopback import AppServer
 from tests.support.aws_front import AwsFront
-from tests.support.moto_server import moto_server
+from tests.support.moto_server import moto_server, reset_moto
 from tests.support.servers import ThreadedServer
 from tests.support.smoke_world import ANSWER, AWS_VARS, KEY_ID, REGION, Deployed
 from voice_agent.app import create_app as create_agent_app
@@ -47,12 +46,12 @@ def moto_url() -> Iterator[str]:
 
 
 @pytest.fixture
-def deployed(moto_url: str, aws_env: pytest.MonkeyPatch) -> Deployed:
-    """An empty moto account for each test (moto's reset API), to fill as the test needs."""
-    urllib.request.urlopen(
-        urllib.request.Request(f"{moto_url}/moto-api/reset", method="POST"), timeout=10
-    ).close()
-    return Deployed(moto_url)
+def deployed(moto_url: str, aws_env: pytest.MonkeyPatch) -> Iterator[Deployed]:
+    """An empty moto account for each test (moto's reset API), to fill as the test needs,
+    and emptied after it: moto's state is this process's, seen by the other modules' moto."""
+    reset_moto(moto_url)
+    yield Deployed(moto_url)
+    reset_moto(moto_url)
 
 
 @pytest.fixture(scope="module")

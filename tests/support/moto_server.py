@@ -25,18 +25,27 @@ FAKE_KEYS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
 
 @contextmanager
 def moto_server() -> Iterator[str]:
-    """A moto server on 127.0.0.1 (a free port); yields its URL; state is reset on exit."""
+    """A moto server on 127.0.0.1 (a free port), yielding its URL, empty on entry and exit."""
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log per request
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
     url = f"http://{host}:{port}"
+    # moto's backends are this process's globals, shared by every moto server and mock_aws in
+    # it: start empty, whatever another still-running server (the smoke tests' one lives for
+    # the whole session) left there.
+    reset_moto(url)
     try:
         yield url
     finally:
-        reset = urllib.request.Request(f"{url}/moto-api/reset", method="POST")
-        urllib.request.urlopen(reset, timeout=10).close()
+        reset_moto(url)
         server.stop()
+
+
+def reset_moto(url: str) -> None:
+    """Empty moto's backends (every server and mock_aws in this process shares them)."""
+    reset = urllib.request.Request(f"{url}/moto-api/reset", method="POST")
+    urllib.request.urlopen(reset, timeout=10).close()
 
 
 def cli_env(endpoint_url: str, home: Path, **aws: str) -> dict[str, str]:
