@@ -101,7 +101,8 @@ playground-screenshots: $(STAMP) $(CHROMIUM)
 
 # The whole suite (CI; .ci/run raises KOKORO_TEST_SCALE, the live-server fuzz volume).
 # Every pytest run ends with its ten slowest tests (--durations in pyproject.toml). Two
-# workers on the two cores (each loads the model once, with one inference thread).
+# workers on the two cores (each loads the model once, with one inference thread); three,
+# or whole modules per worker (--dist loadfile), were slower (docs/architecture.md, Timings).
 test: setup $(CHROMIUM)
 	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest -n 2 $(ARGS)

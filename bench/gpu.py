@@ -3,6 +3,7 @@
     python -m bench.gpu                       # starts container/serve here, KOKORO_PROVIDER=cuda
     python -m bench.gpu --base-url http://127.0.0.1:8080   # a server already running
     python -m bench.gpu --provider auto --runs 3 --levels 1,2 --rounds 1   # CPU dry run
+    python -m bench.gpu --sentence "Your order shipped today."   # your own typical sentence
 
 Needs `onnxruntime-gpu` (container/requirements-gpu.txt) and the fp32 weights (`make weights`,
 or KOKORO_MODEL_DIR) for a real figure. It starts the real server (the one SageMaker runs) on
@@ -151,8 +152,8 @@ def machine() -> dict[str, Any]:
     return info
 
 
-async def _one(base_url: str) -> StreamResult:
-    return await stream_session(websocket_transport(base_url), [SENTENCE], timeout_s=120.0)
+async def _one(base_url: str, sentence: str) -> StreamResult:
+    return await stream_session(websocket_transport(base_url), [sentence], timeout_s=120.0)
 
 
 def _rtf(result: StreamResult) -> tuple[list[float], float | None]:
@@ -166,13 +167,19 @@ def _rtf(result: StreamResult) -> tuple[list[float], float | None]:
 
 
 async def measure(
-    base_url: str, runs: int, warmup: int, levels: Sequence[int], rounds: int, budget_ms: float
+    base_url: str,
+    runs: int,
+    warmup: int,
+    levels: Sequence[int],
+    rounds: int,
+    budget_ms: float,
+    sentence: str = SENTENCE,
 ) -> GpuReport:
     for _ in range(warmup):  # first calls build kernels/cuDNN plans: not part of the figure
-        await _one(base_url)
+        await _one(base_url, sentence)
     ttfa, rtf, wall = [], [], []
     for _ in range(runs):
-        result = await _one(base_url)
+        result = await _one(base_url, sentence)
         if result.first_audio_s is None or result.errors:
             raise GpuBenchError(f"a session returned no audio: {result.errors}")
         ttfa.append(result.first_audio_s * 1000)
@@ -185,7 +192,7 @@ async def measure(
         level = Level(n)
         for _ in range(rounds):
             outcomes = await asyncio.gather(
-                *(_one(base_url) for _ in range(n)), return_exceptions=True
+                *(_one(base_url, sentence) for _ in range(n)), return_exceptions=True
             )
             for outcome in outcomes:
                 if isinstance(outcome, BaseException) or outcome.first_audio_s is None:
@@ -222,6 +229,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--levels", default=",".join(map(str, DEFAULT_LEVELS)))
     parser.add_argument("--rounds", type=int, default=3, help="bursts of N sessions per level")
     parser.add_argument("--budget-ms", type=float, default=300.0)
+    parser.add_argument(
+        "--sentence",
+        default=SENTENCE,
+        help="what every session speaks (default: %(default)r)",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument(
         "--server-env",
@@ -235,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         levels = _levels(args.levels)
         if args.runs < 1 or args.rounds < 1 or args.warmup < 0:
             raise GpuBenchError("--runs and --rounds must be at least 1, --warmup at least 0")
+        if not args.sentence.strip():
+            raise GpuBenchError("--sentence must hold some text")
         env = {"KOKORO_PROVIDER": args.provider}
         for item in args.server_env:
             key, sep, value = item.partition("=")
@@ -244,7 +258,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         def run(base_url: str) -> GpuReport:
             return asyncio.run(
-                measure(base_url, args.runs, args.warmup, levels, args.rounds, args.budget_ms)
+                measure(
+                    base_url,
+                    args.runs,
+                    args.warmup,
+                    levels,
+                    args.rounds,
+                    args.budget_ms,
+                    args.sentence,
+                )
             )
 
         if args.base_url:
@@ -257,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(render(report))
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    data = asdict(report) | {"sessions_held": report.sessions_held, "sentence": SENTENCE}
+    data = asdict(report) | {"sessions_held": report.sessions_held, "sentence": args.sentence}
     args.output.write_text(json.dumps(data, indent=2) + "\n")
     print(f"\nsaved {args.output}")
     return 0

@@ -31,6 +31,13 @@ def test_levels_are_checked() -> None:
             _levels(bad)
 
 
+def test_an_empty_sentence_is_refused_before_any_server_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--sentence", "  "]) == 2
+    assert "--sentence must hold some text" in capsys.readouterr().err
+
+
 def test_cuda_without_a_gpu_is_an_error_not_a_cpu_figure(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -43,8 +50,10 @@ def test_cpu_dry_run_prints_the_three_figures(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "gpu.json"
-    argv = ["--provider", "auto", "--runs", "2", "--warmup", "1", "--levels", "1,2"]
+    # A short sentence and no warm-up: the whole command, at a fifth of the default's CPU.
+    argv = ["--provider", "auto", "--runs", "2", "--warmup", "0", "--levels", "1,2"]
     argv += ["--rounds", "1", "--budget-ms", "600000", "--output", str(out)]
+    argv += ["--sentence", "Hello there."]
     argv += ["--server-env", "KOKORO_MAX_LOAD=0"]  # admission by session count: 2 fit
     assert main(argv) == 0
     printed = capsys.readouterr().out
@@ -53,6 +62,7 @@ def test_cpu_dry_run_prints_the_three_figures(
     assert "concurrent sessions held at p95 TTFA <= 600000 ms: 2" in printed
     data = json.loads(out.read_text())
     assert data["provider"] == "CPUExecutionProvider"
+    assert data["sentence"] == "Hello there."
     assert len(data["ttfa_ms"]) == 2 and all(t > 0 for t in data["ttfa_ms"])
     assert data["rtf"] and all(0 < r < 20 for r in data["rtf"])
     assert [lv["sessions"] for lv in data["levels"]] == [1, 2]
