@@ -50,7 +50,7 @@ def test_cpu_dry_run_prints_the_three_figures(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "gpu.json"
-    # A short sentence and no warm-up: the whole command, at a fifth of the default's CPU.
+    # The whole command (server process, runs, two levels) on a short sentence without warm-up.
     argv = ["--provider", "auto", "--runs", "2", "--warmup", "0", "--levels", "1,2"]
     argv += ["--rounds", "1", "--budget-ms", "600000", "--output", str(out)]
     argv += ["--sentence", "Hello there."]
