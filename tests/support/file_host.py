@@ -12,6 +12,7 @@ serves, so idempotency and resumption are measured, not assumed.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Self
@@ -29,6 +30,7 @@ class FileHost:
         self.requests: Counter[str] = Counter()
         self.ranges: list[tuple[str, str | None]] = []  # (path, Range header) per request
         self.bytes_sent = 0
+        self._count_lock = threading.Lock()  # handlers run in threads of their own
         host = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -68,9 +70,12 @@ class FileHost:
         if cut is not None:
             payload = payload[:cut]
             handler.close_connection = True
+        # Counted before the write: a client that has read the last byte may check the count
+        # before this handler thread runs again (seen: the 19-byte config.json not counted yet).
+        with self._count_lock:
+            self.bytes_sent += len(payload)
         handler.wfile.write(payload)
         handler.wfile.flush()
-        self.bytes_sent += len(payload)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.host.port}{path}"
