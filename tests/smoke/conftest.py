@@ -46,12 +46,11 @@ def moto_url() -> Iterator[str]:
 
 
 @pytest.fixture
-def deployed(moto_url: str, aws_env: pytest.MonkeyPatch) -> Iterator[Deployed]:
-    """An empty moto account for each test (moto's reset API), to fill as the test needs,
-    and emptied after it: moto's state is this process's, seen by the other modules' moto."""
+def deployed(moto_url: str, aws_env: pytest.MonkeyPatch) -> Deployed:
+    """An empty moto account for each test (moto's reset API), to fill as the test needs.
+    (Every other moto server starts empty itself: moto_server() resets on entry.)"""
     reset_moto(moto_url)
-    yield Deployed(moto_url)
-    reset_moto(moto_url)
+    return Deployed(moto_url)
 
 
 @pytest.fixture(scope="module")
