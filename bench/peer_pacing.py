@@ -34,6 +34,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from bench import plots
 from bench.audible import first_sound_s, pause_between, shape
 from bench.common import (
     BenchError,
@@ -296,7 +297,6 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.samples:
         write_samples(args.samples, pcm, result)
-    from bench import plots
 
     publish(
         args.results_dir,
