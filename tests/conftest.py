@@ -26,6 +26,7 @@ from _pytest.mark.expression import Expression  # how `-m` is read; pytest is pi
 
 from kokoro_server.config import Settings
 from kokoro_server.serving.synthesis import SynthesisService
+from tests.support import model_replay
 from tests.support.botocore_models import share_loaded_models
 from tests.support.servers import ThreadedServer
 
@@ -98,12 +99,26 @@ def base_settings() -> Settings:
 
 @pytest.fixture(scope="session")
 def service(base_settings: Settings) -> Iterator[SynthesisService]:
-    """The real model, loaded and warmed up once."""
+    """The real model, loaded and warmed up once (with a memory of its calls that only the
+    tests marked `replayable` use: tests/support/model_replay.py)."""
     svc = SynthesisService(base_settings)
     svc.load()
     assert svc.ready, svc.failure
+    model_replay.install(svc)
     yield svc
     svc.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _replay_repeated_model_calls(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A `replayable` test that uses the model may be answered from the model's memory."""
+    if not request.node.get_closest_marker("replayable") or not (
+        set(request.fixturenames) & MODEL_FIXTURES
+    ):
+        yield
+        return
+    with model_replay.replay(request.getfixturevalue("service")):
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -199,6 +199,7 @@ async def test_interrupts_at_several_points_keep_exactly_the_words_heard(stack: 
     assert stack.prompted_with(SOONER)[-1] == prompt_with(cut, SOONER)
 
 
+@pytest.mark.replayable
 async def test_sse_interrupted_cuts_the_previous_answer_before_the_next_turn(
     stack: Stack,
 ) -> None:
@@ -265,6 +266,7 @@ async def test_ws_interrupt_mid_answer_stops_it_and_keeps_what_was_heard(stack: 
     assert stack.prompted_with(SOONER)[-1] == prompt_with(Turn(STORY, heard, True), SOONER)
 
 
+@pytest.mark.replayable
 async def test_concurrent_conversations_never_mix(stack: Stack) -> None:
     a, b = session(), session()
     first = await asyncio.gather(

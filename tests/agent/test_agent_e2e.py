@@ -25,7 +25,7 @@ from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.replayable]
 
 ANSWER = "Your order shipped. It arrives Thursday."
 

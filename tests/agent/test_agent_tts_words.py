@@ -100,6 +100,7 @@ def summary(events: list) -> list:
 
 
 @pytest.mark.model
+@pytest.mark.replayable
 async def test_websocket_transport_passes_words_from_the_real_server(server):
     tts = WebSocketTts(server.ws)
     session = await tts.open_session(None, "pcm", 24000, word_timestamps=True)
@@ -150,6 +151,7 @@ async def replay(parts: list[ResponseStreamEvent]) -> AsyncIterator[ResponseStre
 
 
 @pytest.mark.model
+@pytest.mark.replayable
 async def test_sagemaker_transport_decodes_the_same_words_as_the_websocket_one(server):
     parts = await sagemaker_parts(server.ws, TEXT)
     via_sagemaker = [e async for e in decode_response_stream(replay(parts))]

@@ -25,6 +25,7 @@ import soundfile as sf
 import soxr
 from websockets.asyncio.client import connect
 
+from tests.support import model_replay
 from tests.support.ogg_pages import BOS, EOS, opus_head, parse_pages
 from tests.support.ws_frames import (
     audio_by_sentence,
@@ -50,8 +51,9 @@ async def stream(server, text: str, **start: Any) -> list:
 
 
 @pytest.fixture(scope="module")
-def runs(server) -> dict[str, list]:
-    """Every format of TEXT once (the model is deterministic on CPU; tested elsewhere)."""
+def runs(server, service) -> dict[str, list]:
+    """Every format of TEXT once. The model is deterministic on CPU
+    (test_model_replay.py), so after the first format the model's calls are replayed."""
     starts = {
         "pcm24": {"format": "pcm"},
         "pcm8": {"format": "pcm", "sample_rate": 8000},
@@ -63,7 +65,8 @@ def runs(server) -> dict[str, list]:
     async def all_runs() -> dict[str, list]:
         return {name: await stream(server, TEXT, **start) for name, start in starts.items()}
 
-    out = asyncio.run(all_runs())
+    with model_replay.replay(service):
+        out = asyncio.run(all_runs())
     for frames in out.values():
         assert errors(frames) == []
     return out

@@ -12,7 +12,7 @@ import soundfile as sf
 
 from tests.support.one_shot import post
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.replayable]
 
 
 def test_default_is_wav_at_24k(server):

@@ -25,7 +25,7 @@ from tests.container.test_word_timestamps import assert_words_fit
 from tests.support.one_shot import post
 from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.replayable]
 
 RATE = 24_000
 

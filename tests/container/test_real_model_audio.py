@@ -11,7 +11,7 @@ from websockets.asyncio.client import connect
 
 from tests.support.ws_frames import audio_by_sentence, controls, is_type, read_until, send
 
-pytestmark = pytest.mark.model
+pytestmark = [pytest.mark.model, pytest.mark.replayable]
 
 SENTENCE = "The quick brown fox jumps over the lazy dog."
 

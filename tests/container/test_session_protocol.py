@@ -21,6 +21,7 @@ from tests.support.ws_frames import (
 pytestmark = pytest.mark.model
 
 
+@pytest.mark.replayable
 async def test_text_and_binary_frames_both_produce_audio(server):
     async with connect(server.ws) as ws:
         await send(ws, {"type": "start", "format": "pcm"})
@@ -36,6 +37,7 @@ async def test_text_and_binary_frames_both_produce_audio(server):
     assert controls(second)[0]["index"] == 1  # indices continue across utterances
 
 
+@pytest.mark.replayable
 async def test_sentences_arrive_in_order_with_continuous_indices(server):
     text = "One. Two is here. Three comes next. Four ends it."
     async with connect(server.ws) as ws:
@@ -59,6 +61,7 @@ async def test_sentences_arrive_in_order_with_continuous_indices(server):
     assert len(audio_by_sentence(frames)) == 4
 
 
+@pytest.mark.replayable
 async def test_bare_text_frame_is_a_complete_utterance(server):
     async with connect(server.ws) as ws:
         await send(ws, {"text": "No full stop here"})
@@ -70,6 +73,7 @@ async def test_bare_text_frame_is_a_complete_utterance(server):
     assert controls(again)[0]["index"] == 1
 
 
+@pytest.mark.replayable
 async def test_flush_releases_unterminated_text_and_close_ends_session(server):
     async with connect(server.ws) as ws:
         await send(ws, {"type": "text", "text": "Unfinished thought"})
@@ -124,6 +128,7 @@ async def test_cancel_with_nothing_pending_reports_zero(server):
     assert controls(frames) == [{"type": "cancelled", "dropped": 0}]
 
 
+@pytest.mark.replayable
 @pytest.mark.parametrize(
     ("payload", "code"),
     [
@@ -159,6 +164,7 @@ async def test_bad_frames_get_specific_non_fatal_errors(server, payload, code):
     assert [c["text"] for c in controls(after) if c["type"] == "sentence_start"] == ["Still here."]
 
 
+@pytest.mark.replayable
 async def test_errors_in_between_never_lose_other_audio(server):
     async with connect(server.ws) as ws:
         await send(ws, {"type": "text", "text": "First part. "})
@@ -172,6 +178,7 @@ async def test_errors_in_between_never_lose_other_audio(server):
     assert starts == ["First part.", "Third part."]
 
 
+@pytest.mark.replayable
 async def test_internal_failure_of_one_sentence_is_not_fatal(server, service, monkeypatch):
     real = service.engine.synthesize_timed
 
@@ -191,6 +198,7 @@ async def test_internal_failure_of_one_sentence_is_not_fatal(server, service, mo
     assert controls(frames)[-1]["sentences"] == 2
 
 
+@pytest.mark.replayable
 async def test_per_message_voice_and_speed(server, service):
     voices = service.engine.voice_names
     async with connect(server.ws) as ws:

@@ -39,6 +39,7 @@ def test_each_doc_has_a_bot_and_the_sagemaker_swap() -> None:
 
 @pytest.mark.model
 @pytest.mark.parametrize(("doc", "n", "code"), SNIPPETS, ids=[f"{d}#{n}" for d, n, _ in SNIPPETS])
+@pytest.mark.replayable
 def test_snippet_runs(doc: str, n: int, code: str, server, tmp_path: Path) -> None:
     script = tmp_path / "snippet.py"
     script.write_text(code)

@@ -41,6 +41,7 @@ def slow_stack(
         yield playground
 
 
+@pytest.mark.replayable
 def test_answer_is_heard_as_received(stack: Playground, page: PlaygroundPage) -> None:
     page.open(stack.url)
     page.start_recording()
@@ -94,6 +95,7 @@ def test_page_loads_nothing_but_the_page_server_and_the_agent(
     assert page.page_errors == []
 
 
+@pytest.mark.replayable
 def test_speed_control_speeds_the_voice_up(stack: Playground, page: PlaygroundPage) -> None:
     page.open(stack.url)
     page.send("Where is my order?")

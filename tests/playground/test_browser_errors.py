@@ -32,6 +32,7 @@ def stack(server: ThreadedServer, tmp_path_factory: pytest.TempPathFactory) -> I
         yield playground
 
 
+@pytest.mark.replayable
 def test_a_refused_request_is_shown_and_the_next_one_plays(
     stack: Playground, page: PlaygroundPage
 ) -> None:

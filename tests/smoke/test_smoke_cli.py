@@ -52,6 +52,7 @@ def row(stdout: str, check: str) -> str:
     return next(line for line in stdout.splitlines() if line.startswith(check))
 
 
+@pytest.mark.replayable
 def test_after_deploy_with_only_aws_region_set(
     deployed: Deployed, front: AwsFront, front_url: str, tmp_path: Path
 ) -> None:
@@ -113,6 +114,7 @@ def test_a_stream_cut_short_prints_its_diagnosis_not_a_traceback(
     assert "Traceback" not in done.stderr, done.stderr
 
 
+@pytest.mark.replayable
 def test_exit_code_zero_when_every_check_that_ran_passed(
     deployed: Deployed, front: AwsFront, front_url: str, tmp_path: Path
 ) -> None:
@@ -199,6 +201,7 @@ def test_endpoint_missing_is_not_found(
     assert f"endpoint {ENDPOINT} not found" in out
 
 
+@pytest.mark.replayable
 def test_all_three_checks_pass_against_the_real_servers(
     deployed: Deployed,
     front: AwsFront,

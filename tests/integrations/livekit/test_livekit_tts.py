@@ -50,6 +50,7 @@ def timed_words(events: list[SynthesizedAudio]) -> list[Any]:
     return [w for e in events for w in e.frame.userdata.get(USERDATA_TIMED_TRANSCRIPT, [])]
 
 
+@pytest.mark.replayable
 async def test_a_stream_fed_token_by_token_speaks_with_aligned_words(server: Any) -> None:
     tts, tap = tapped(server)
     stream = tts.stream(conn_options=NO_RETRY)
@@ -83,6 +84,7 @@ async def test_a_stream_fed_token_by_token_speaks_with_aligned_words(server: Any
     assert words[-1].end_time <= len(pcm_of(events)) / (2 * 24000) + 1e-6
 
 
+@pytest.mark.replayable
 async def test_synthesize_is_one_chunk_of_the_whole_text(server: Any) -> None:
     tts, tap = tapped(server, sample_rate=16000)
     stream = tts.synthesize("Hello there. How are you?", conn_options=NO_RETRY)
@@ -115,6 +117,7 @@ async def test_closing_the_stream_interrupts_the_server(server: Any) -> None:
     await tts.aclose()
 
 
+@pytest.mark.replayable
 async def test_a_sentence_error_is_reported_not_dropped(server: Any) -> None:
     tts, tap = tapped(server, voice="xx_nobody")
     errors: list[TTSError] = []
@@ -144,6 +147,7 @@ def test_options_are_checked_when_the_tts_is_built() -> None:
         kokoro_sagemaker.TTS.websocket(speed=3.0)
 
 
+@pytest.mark.replayable
 async def test_a_sentence_with_nothing_to_say_is_named_and_the_rest_is_spoken(server: Any) -> None:
     """An answer that ends on a line with nothing to say (a decoration; such a line inside
     the answer rides with the next sentence): the server's `nothing_to_say` reaches the

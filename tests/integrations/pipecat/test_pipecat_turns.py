@@ -44,6 +44,7 @@ def tapped_service(server, **kwargs) -> tuple[KokoroStreamTTSService, SessionTap
     return KokoroStreamTTSService(transport=tap, **kwargs), tap
 
 
+@pytest.mark.replayable
 async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(server) -> None:
     tts, tap = tapped_service(server)
     async with BotPipeline(tts) as bot:
@@ -89,6 +90,7 @@ async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(serv
     assert sent[-1] == "flush" and sent.count("flush") == 1
 
 
+@pytest.mark.replayable
 async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
     tts, tap = tapped_service(server)
     async with BotPipeline(tts, sample_rate=16000) as bot:
@@ -107,6 +109,7 @@ async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
     assert audio_bytes(frames) == tap.reported_audio_bytes()
 
 
+@pytest.mark.replayable
 async def test_a_rate_the_server_lacks_is_resampled_from_24k(server) -> None:
     tts, tap = tapped_service(server)
     async with BotPipeline(tts, sample_rate=48000) as bot:
@@ -122,6 +125,7 @@ async def test_a_rate_the_server_lacks_is_resampled_from_24k(server) -> None:
     assert abs(audio_bytes(frames) - 2 * tap.reported_audio_bytes()) <= 2 * 8
 
 
+@pytest.mark.replayable
 async def test_voice_and_speed_change_between_turns(server) -> None:
     tts, tap = tapped_service(server, voice="jf_alpha")
     async with BotPipeline(tts) as bot:
@@ -144,6 +148,7 @@ async def test_voice_and_speed_change_between_turns(server) -> None:
     assert second_bytes < first_bytes * 0.8  # the same text spoken 1.5x as fast
 
 
+@pytest.mark.replayable
 async def test_the_websocket_service_takes_a_base_url(server) -> None:
     tts = KokoroWebSocketTTSService(url=f"ws://127.0.0.1:{server.port}")
     assert tts.url == server.ws
@@ -178,6 +183,7 @@ async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server
     assert spoken_text(tts_frames(frames)).split() == ["Next", "one."]
 
 
+@pytest.mark.replayable
 async def test_usage_metrics_count_every_character_sent_to_the_server(server) -> None:
     """With Pipecat's usage metrics on, each turn reports the characters the service sent,
     exactly what the server was given to speak."""
