@@ -84,7 +84,8 @@ async def barge_in(url: str) -> dict[str, float]:
     # Epoch 1: at most the first sentence (possibly cut); nothing of the dropped sentences.
     first = transcript.epochs[0].sentences
     assert [s.text for s in first] == ["Hello there, this is the first sentence."]
-    assert figures["dropped_during_send"] >= 1  # at least the queued second sentence
+    # The first sentence, still being sent (the second waits in the segmenter for what follows).
+    assert figures["dropped_during_send"] >= 1
     figures["first_sentence_cut"] = float(not first[0].complete)
     # After each cancel, new text is spoken, complete, with indices continuing.
     assert [s.text for s in transcript.epochs[1].sentences] == ["Okay."]
