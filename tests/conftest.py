@@ -26,7 +26,7 @@ from _pytest.mark.expression import Expression  # how `-m` is read; pytest is pi
 
 from kokoro_server.config import Settings
 from kokoro_server.serving.synthesis import SynthesisService
-from tests.support import model_replay
+from tests.support import heap, model_replay
 from tests.support.botocore_models import share_loaded_models
 from tests.support.servers import ThreadedServer
 
@@ -87,6 +87,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.model)
         if fixtures & SYNTH_FIXTURES:
             item.add_marker(pytest.mark.synth)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    heap.settle_after_collection()  # what collection imported lives as long as the run
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    heap.exit_without_a_last_collection()
 
 
 @pytest.fixture(scope="session")

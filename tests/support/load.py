@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import multiprocessing
 import statistics
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 import httpx
 from websockets.asyncio.client import connect
 
+from tests.support import heap
 from tests.support.transcript import Transcript, parse
 
 
@@ -29,12 +29,14 @@ class SessionResult:
 class PingSampler:
     """GETs /ping every `interval` s from its own thread and keeps every latency.
 
-    While it samples, the objects the test process already holds are frozen out of the
-    garbage collector (`gc.freeze`): the server under test shares a pytest worker with
-    everything earlier tests left behind (about 800,000 objects late in a run), and one full
-    collection of that heap stalled every thread for 1.0-1.4 s, a /ping over the 250 ms
+    Before it samples, the objects the test process already holds are frozen out of the
+    garbage collector (`tests.support.heap`): the server under test shares a pytest worker
+    with everything earlier tests left behind (about 800,000 objects late in a run), and one
+    full collection of that heap stalled every thread for 1.0-1.4 s, a /ping over the 250 ms
     limit that is the harness's, not the server's (the server's own heap after loading the
     model is about 100,000 objects). What is allocated while sampling is collected as usual.
+    They stay frozen after it: unfreezing would also release what the run froze after
+    collection (tests/conftest.py).
     """
 
     http: str
@@ -60,15 +62,13 @@ class PingSampler:
                 self._stop.wait(self.interval)
 
     def __enter__(self) -> PingSampler:
-        gc.collect()
-        gc.freeze()
+        heap.freeze_what_is_alive()
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=10)
-        gc.unfreeze()
 
 
 def deltas(text: str, size: int) -> list[str]:
