@@ -111,13 +111,19 @@ test: setup $(CHROMIUM)
 # end-to-end runs (pytest markers; see pyproject.toml). `make test` stays the whole suite.
 # Three workers on two cores: these tests wait on sockets, timeouts and threads about half
 # their time, so a third worker fills the waits (the real model in `make test` keeps two).
+# mypy and lint-imports (5 s) run beside the tests, their output printed after the tests';
+# the loop fails if either fails. ruff (0.1 s) runs first, so a syntax error stops it at once.
 FAST := not model and not synth and not fuzz and not soak and not browser and not slow
 FAST_WORKERS ?= 3
+FAST_CHECKS_LOG := $(VENV)/.fast-checks.log
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy
-	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n $(FAST_WORKERS) -m "$(FAST)" $(ARGS)
+	@echo "==> mypy and lint-imports beside the tests (their output follows the tests')"
+	@{ $(VENV)/bin/mypy && $(VENV)/bin/lint-imports; } > $(FAST_CHECKS_LOG) 2>&1 & checks=$$!; \
+	$(PY) -m pytest -n $(FAST_WORKERS) -m "$(FAST)" $(ARGS); tests=$$?; \
+	wait $$checks; checked=$$?; cat $(FAST_CHECKS_LOG); \
+	[ $$checked -eq 0 ] || echo "==> mypy or lint-imports failed (above)"; \
+	[ $$tests -eq 0 ] && [ $$checked -eq 0 ]
 
 # Style, strict types over every package and tool, and the import contracts between them.
 lint: $(STAMP)
