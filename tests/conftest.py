@@ -19,16 +19,21 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from _pytest.mark.expression import Expression  # how `-m` is read; pytest is pinned
 
 from kokoro_server.config import Settings
-from kokoro_server.serving.synthesis import SynthesisService
-from tests.support import heap, model_replay
+from tests.support import heap
 from tests.support.botocore_models import share_loaded_models
-from tests.support.servers import ThreadedServer
+
+# The model's service and the test servers are imported by the fixtures that use them: the
+# xdist controller reads this file before it starts any worker, and their imports (about 2 s
+# of CPU) delayed every worker's start. The test modules import them as they are collected.
+if TYPE_CHECKING:
+    from kokoro_server.serving.synthesis import SynthesisService
+    from tests.support.servers import ThreadedServer
 
 share_loaded_models()
 
@@ -110,6 +115,9 @@ def base_settings() -> Settings:
 def service(base_settings: Settings) -> Iterator[SynthesisService]:
     """The real model, loaded and warmed up once (with a memory of its calls that only the
     tests marked `replayable` use: tests/support/model_replay.py)."""
+    from kokoro_server.serving.synthesis import SynthesisService
+    from tests.support import model_replay
+
     svc = SynthesisService(base_settings)
     svc.load()
     assert svc.ready, svc.failure
@@ -126,12 +134,16 @@ def _replay_repeated_model_calls(request: pytest.FixtureRequest) -> Iterator[Non
     ):
         yield
         return
+    from tests.support import model_replay
+
     with model_replay.replay(request.getfixturevalue("service")):
         yield
 
 
 @pytest.fixture(scope="session")
 def server(base_settings: Settings, service: SynthesisService) -> Iterator[ThreadedServer]:
+    from tests.support.servers import ThreadedServer
+
     srv = ThreadedServer(base_settings, service).start()
     yield srv
     srv.stop()
@@ -142,6 +154,8 @@ def make_server(
     base_settings: Settings, service: SynthesisService
 ) -> Iterator[Callable[..., ThreadedServer]]:
     """A fresh server sharing the loaded model, with some settings overridden."""
+    from tests.support.servers import ThreadedServer
+
     started: list[ThreadedServer] = []
 
     def make(**overrides: Any) -> ThreadedServer:

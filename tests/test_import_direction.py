@@ -78,6 +78,36 @@ def test_imports_are_found_at_any_depth_and_relative_ones_resolved() -> None:
     assert {"os", "devkit.text.PARAGRAPH", "tests.x", "pkg.sub.sibling", "pkg.up.thing"} <= names
 
 
+def test_imports_are_found_in_every_kind_of_nested_statement() -> None:
+    source = """
+if TYPE_CHECKING:
+    import a_if
+else:
+    import a_else
+class C:
+    async def m(self):
+        async with x:
+            for i in y:
+                while z:
+                    import a_deep
+try:
+    import a_try
+except ImportError:
+    import a_except
+else:
+    import a_try_else
+finally:
+    import a_finally
+match v:
+    case 1:
+        import a_case
+lambda: __import__("not_a_statement")
+"""
+    names = import_graph.imported_names(source, "pkg.mod", is_package=False)
+    nested = {"if", "else", "deep", "try", "except", "try_else", "finally", "case"}
+    assert names == {f"a_{where}" for where in nested}
+
+
 def test_a_circle_is_found(tmp_path: Path) -> None:
     for name, body in {
         "a": "from pkg import b\n",
