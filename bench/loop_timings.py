@@ -122,8 +122,10 @@ def table(modes: list[Mode], runs: list[Run], target: str) -> Table:
         wall = summarize([r.wall_s for r in mine])
         pytest_s = [r.pytest_s for r in mine if r.pytest_s is not None]
         passed = sorted({r.counts.get("passed", 0) for r in mine})
-        bad = sum(r.counts.get(k, 0) for r in mine for k in ("failed", "error"))
-        bad += sum(1 for r in mine if r.exit_code and not r.counts.get("failed"))
+        failing = ("failed", "error")
+        bad = sum(r.counts.get(k, 0) for r in mine for k in failing)
+        # A run that failed with no failed or erroring test (mypy, lint-imports, a crash).
+        bad += sum(1 for r in mine if r.exit_code and not any(r.counts.get(k) for k in failing))
         loads = [r.load_1m for r in mine]
         rows.append(
             [
