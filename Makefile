@@ -100,17 +100,22 @@ playground-screenshots: $(STAMP) $(CHROMIUM)
 	$(PY) -m playground.screenshots $(ARGS)
 
 # The whole suite (CI; .ci/run raises KOKORO_TEST_SCALE, the live-server fuzz volume).
-# Every pytest run ends with its ten slowest tests (--durations in pyproject.toml). Two
-# workers on the two cores (each loads the model once, with one inference thread); three,
-# or whole modules per worker (--dist loadfile), were slower (docs/architecture.md, Timings).
+# Every pytest run ends with its ten slowest tests (--durations in pyproject.toml). Three
+# workers on two cores, each loading the model once with one inference thread: the suite
+# waits (browser, CLI, package index, real-time pacing) about 40 % of the time with two.
+# Idle workers steal queued tests (--dist worksteal), so no worker is left alone with a
+# long tail. 343-357 s against 450-487 s for two and 397 s for four, interleaved (session 10;
+# docs/architecture.md, Timings).
+TEST_WORKERS ?= 3
 test: setup $(CHROMIUM)
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest -n 2 $(ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal $(ARGS)
 
 # The edit loop: everything but the real model, CDK synth, fuzzing, the browser and the slow
 # end-to-end runs (pytest markers; see pyproject.toml). `make test` stays the whole suite.
 # Three workers on two cores: these tests wait on sockets, timeouts and threads about half
-# their time, so a third worker fills the waits (the real model in `make test` keeps two).
+# their time, so a third worker fills the waits; idle workers steal queued tests (median
+# 46.9 s against 48.4 s without, three runs each, interleaved, session 10).
 # mypy and lint-imports (5 s) run beside the tests, their output printed after the tests';
 # the loop fails if either fails. ruff (0.1 s) runs first, so a syntax error stops it at once.
 FAST := not model and not synth and not fuzz and not soak and not browser and not slow
@@ -120,7 +125,7 @@ test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
 	@echo "==> mypy and lint-imports beside the tests (their output follows the tests')"
 	@{ $(VENV)/bin/mypy && $(VENV)/bin/lint-imports; } > $(FAST_CHECKS_LOG) 2>&1 & checks=$$!; \
-	$(PY) -m pytest -n $(FAST_WORKERS) -m "$(FAST)" $(ARGS); tests=$$?; \
+	$(PY) -m pytest -n $(FAST_WORKERS) --dist worksteal -m "$(FAST)" $(ARGS); tests=$$?; \
 	wait $$checks; checked=$$?; cat $(FAST_CHECKS_LOG); \
 	[ $$checked -eq 0 ] || echo "==> mypy or lint-imports failed (above)"; \
 	[ $$tests -eq 0 ] && [ $$checked -eq 0 ]

@@ -23,10 +23,11 @@ from tests.support.ws_frames import send
 
 @pytest.mark.model
 def test_cancel_drops_audio_and_the_session_goes_on(make_server):
-    # 1 KiB audio frames (16 KiB by default): the first sentence goes out in about 120 writes,
-    # not 8, each one a moment for the cancel to land in. With 8, a loaded machine once sent
-    # the whole sentence before this process's client thread got to send its cancel.
-    server = make_server(audio_frame_bytes=1024)
+    # 256-byte audio frames (16 KiB by default): the first sentence goes out in about 470
+    # writes, not 8, each one a moment for the cancel to land in. With 8, a loaded machine
+    # once sent the whole sentence before this process's client thread got to send its
+    # cancel; with 1 KiB (120 writes), once more with three pytest workers on two cores.
+    server = make_server(audio_frame_bytes=256)
     figures = asyncio.run(barge_in(server.ws))
     print("\nbarge-in (real model): " + ", ".join(f"{k}={v:.1f}" for k, v in figures.items()))
 

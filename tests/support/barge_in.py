@@ -4,6 +4,7 @@ shared by tests/container/test_barge_in.py and the soak (tests/container/test_so
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 
@@ -19,24 +20,33 @@ class Recorder:
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.frames: list[tuple[float, Frame]] = []
+        # Set on every frame, so a waiter acts on the frame it waits for at once (a poll
+        # interval was time in which a loaded machine sent the rest of a sentence).
+        self.arrived = asyncio.Event()
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         async for raw in self.ws:
             frame = raw if isinstance(raw, bytes) else json.loads(raw)
             self.frames.append((time.perf_counter(), frame))
+            self.arrived.set()
 
     async def wait_for(self, pred, since: int = 0, timeout: float = 120.0) -> tuple[float, Frame]:
         """The first frame from index `since` on that matches pred."""
         deadline = time.perf_counter() + timeout
         seen = since
-        while time.perf_counter() < deadline:
+        while True:
             for at, frame in self.frames[seen:]:
                 if pred(frame):
                     return at, frame
             seen = len(self.frames)
-            await asyncio.sleep(0.002)
-        raise TimeoutError("frame never arrived")
+            # No await between the scan and the clear: a frame read after the scan sets it again.
+            self.arrived.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0 or self.task.done():
+                raise TimeoutError("frame never arrived")
+            with contextlib.suppress(TimeoutError):  # scanned once more above, then raised
+                await asyncio.wait_for(self.arrived.wait(), left)
 
 
 def kind(name: str):
