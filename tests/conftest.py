@@ -105,8 +105,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def base_settings() -> Settings:
-    # Two pytest-xdist workers on two cores: one inference thread each, not two threads each
-    # fighting over both cores (onnxruntime's threads spin while they wait).
+    # pytest-xdist workers (three on two cores): one inference thread each, not two threads
+    # each fighting over both cores (onnxruntime's threads spin while they wait).
     threads = 1 if os.environ.get("PYTEST_XDIST_WORKER") else 2
     return Settings(host="127.0.0.1", intra_op_threads=threads)
 
