@@ -42,9 +42,11 @@ class Recorder:
             seen = len(self.frames)
             # No await between the scan and the clear: a frame read after the scan sets it again.
             self.arrived.clear()
+            if self.task.done():  # nothing more will come: say so now, not at the deadline
+                raise ConnectionError(f"the connection ended after {seen} frames, none matching")
             left = deadline - time.perf_counter()
-            if left <= 0 or self.task.done():
-                raise TimeoutError("frame never arrived")
+            if left <= 0:
+                raise TimeoutError(f"no matching frame in {timeout} s ({seen} frames)")
             with contextlib.suppress(TimeoutError):  # scanned once more above, then raised
                 await asyncio.wait_for(self.arrived.wait(), left)
 
