@@ -43,7 +43,10 @@ class Recorder:
             # No await between the scan and the clear: a frame read after the scan sets it again.
             self.arrived.clear()
             if self.task.done():  # nothing more will come: say so now, not at the deadline
-                raise ConnectionError(f"the connection ended after {seen} frames, none matching")
+                cause = None if self.task.cancelled() else self.task.exception()
+                raise ConnectionError(
+                    f"the connection ended after {seen} frames, none matching"
+                ) from cause
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise TimeoutError(f"no matching frame in {timeout} s ({seen} frames)")
