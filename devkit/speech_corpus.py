@@ -4,10 +4,16 @@ tests/container/data/en_assistant_corpus.tsv: class, written, spoken (accepted r
 joined by " || "), and for heteronyms a sense column ("bass=BASE; read=RED"). Backslash
 escapes in written and spoken are decoded (\\xHH, \\uHHHH, \\UHHHHHHHH, \\t, \\n, \\r, \\\\).
 
-Scoring: the front end's normalized text matches an accepted reading after folding case,
-punctuation and spacing away (so "U T C" and "UTC", "forty-five" and "forty five" match:
-spacing and hyphens do not change what is said). Heteronym rows must also give each
-heteronym the phonemes nearer to its sense's respelling than to the other sense's.
+Scoring is on what the voice will say: the phonemes the server's front end produces for the
+written text must equal the phonemes the same front end (same G2P, same voice) produces for
+one of the accepted readings, stress, spacing and punctuation aside. In a reading a capital
+letter standing alone is said by its name ("ten thirty A M" is /eɪ ɛm/) and a lower-case
+"a" is the article, so "a m" and "A M" differ as they do to a listener. Heteronym rows must
+also give each heteronym the phonemes nearer to its sense's respelling than to the other
+sense's (the heteronym words themselves are left out of the phoneme comparison, which would
+otherwise judge them by espeak-ng's default sense). The normalized text is compared too,
+with case, punctuation and spacing folded away, and shown beside: a row passes only on its
+phonemes.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from devkit.paths import REPO_ROOT
 from kokoro_server.text.frontend import TextFrontend
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.normalize import normalize
+from kokoro_server.text.normalize.en.letters import LETTER_A
 from kokoro_server.text.phonemes import Phonemizer
 
 DATA = REPO_ROOT / "tests" / "container" / "data"
@@ -199,11 +206,50 @@ def word_phonemes(words: list[tuple[str, str]], word: str, occurrence: int) -> s
     return None
 
 
+# Stress, tone-neutral marks, spacing and punctuation: not what the phoneme verdict judges.
+_PHONEME_FOLD = re.compile(r"[ˈˌ\s.,;:!?¿¡—…\"“”«»()\-。、，！？]")
+
+
+def fold_phonemes(phonemes: str) -> str:
+    return _PHONEME_FOLD.sub("", phonemes)
+
+
+# A capital A standing alone in a reading (not "A's", not "A-" joined): the letter.
+_LETTER_A = re.compile(r"(?<![\w'’-])A(?![\w'’-])")
+# "the" before a vowel is /ði/ or /ðə/ as espeak-ng guesses from the next word's spelling
+# ("the EU" and "the E U" differ only there); a listener hears no misreading in either.
+_THE = re.compile(r"ð[ɪiə]ː?")
+
+
+class ReadingJudge:
+    """What an accepted reading sounds like through the server's own front end and voice.
+
+    In a reading a capital letter standing alone is said by its name. espeak-ng already
+    reads every lone capital but A as its name; a lone A it reads as the article, so the
+    judge writes it as the spelling espeak-ng reads as the letter's name (LETTER_A, checked
+    against the letter read alone in tests/container/test_letter_names.py)."""
+
+    def __init__(self, frontend: TextFrontend, voice: str = VOICE) -> None:
+        self.frontend = frontend
+        self.voice = voice
+
+    def said(self, reading: str, skip: frozenset[str] = frozenset()) -> str:
+        words = self.frontend(_LETTER_A.sub(LETTER_A, reading), self.voice).words
+        return spoken_phonemes([(w.text, w.phonemes) for w in words], skip)
+
+
+def spoken_phonemes(words: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> str:
+    """The folded phonemes of an English sentence's words, leaving out the words in `skip`."""
+    return _THE.sub("ðə", fold_phonemes("".join(p for t, p in words if _bare(t) not in skip)))
+
+
 def evaluate(cases: list[Case]) -> dict[str, Any]:
     frontend = load_frontend()
     g2p = Phonemizer("en-us")
     judge = SenseJudge(cases)
+    readings = ReadingJudge(frontend)
     per_class: dict[str, list[bool]] = defaultdict(list)
+    text_right: dict[str, list[bool]] = defaultdict(list)
     wrong: dict[str, list[dict[str, str]]] = defaultdict(list)
     sense_rules = sense_espeak = sense_total = 0
     for case in cases:
@@ -213,13 +259,18 @@ def evaluate(cases: list[Case]) -> dict[str, Any]:
             result = frontend(MarkdownSpeech().convert(case.written), VOICE)
         except (ValueError, AssertionError) as exc:  # a refused row is wrong, with why
             per_class[case.category].append(False)
+            text_right[case.category].append(False)
             wrong[case.category].append(
                 {"written": case.written, "said": f"error: {exc}", "want": case.spoken[0]}
             )
             continue
-        ok = text_matches(result.normalized, case)
+        text_ok = text_matches(result.normalized, case)
+        ours = [(w.text, w.phonemes) for w in result.words]
+        skip = frozenset(word.lower() for word, _ in case.senses)
+        heard = spoken_phonemes(ours, skip)
+        wanted = [readings.said(reading, skip) for reading in case.spoken]
+        ok = heard in wanted
         if case.senses:
-            ours = [(w.text, w.phonemes) for w in result.words]
             written = normalize(case.written, "en-us")
             plain = g2p.words([w.spoken for w in written])
             alone = [(w.text, p) for w, p in zip(written, plain, strict=True)]
@@ -234,12 +285,23 @@ def evaluate(cases: list[Case]) -> dict[str, Any]:
                 sense_espeak += theirs is not None and judge.right(word, spelling, theirs)
                 ok = ok and good
         per_class[case.category].append(ok)
+        text_right[case.category].append(text_ok)
         if not ok:
             wrong[case.category].append(
-                {"written": case.written, "said": result.normalized, "want": case.spoken[0]}
+                {
+                    "written": case.written,
+                    "said": result.normalized,
+                    "want": case.spoken[0],
+                    "heard": heard,
+                    "wanted": wanted[0],
+                    "text_matched": str(text_ok).lower(),
+                }
             )
     return {
-        "classes": {k: {"correct": sum(v), "cases": len(v)} for k, v in sorted(per_class.items())},
+        "classes": {
+            k: {"correct": sum(v), "cases": len(v), "text_correct": sum(text_right[k])}
+            for k, v in sorted(per_class.items())
+        },
         "heteronyms": {
             "senses": sense_total,
             "espeak-ng alone": sense_espeak,
@@ -260,8 +322,6 @@ LANGUAGE_FILES = {
     "ja": ("ja_normalization.tsv", "jf_alpha"),
     "zh": ("zh_normalization.tsv", "zf_xiaoxiao"),
 }
-# Stress, tone-neutral marks, spacing and punctuation: not what these tables judge.
-_PHONEME_FOLD = re.compile(r"[ˈˌ\s.,;:!?¿¡—…\"“”«»()\-。、，！？]")
 
 
 def said(frontend: TextFrontend, text: str, voice: str) -> str:

@@ -25,12 +25,14 @@ from kokoro_server.text import normalize
 from kokoro_server.text.languages import LanguageUnavailable, language_of
 from kokoro_server.text.normalize import ja as normalize_ja
 from kokoro_server.text.normalize import zh as normalize_zh
+from kokoro_server.text.normalize.en import letters as english_letters
 from kokoro_server.text.phonemes import Phonemizer
 from kokoro_server.text.pronunciation import Fixed, Lexicon, fixed_spans, markup_word
 
 log = logging.getLogger("kokoro.frontend")
 
 ESPEAK_LANGUAGES = ("en-us", "en-gb", "es", "fr-fr", "hi", "it", "pt-br")
+ENGLISH = ("en-us", "en-gb")
 # Stretches without kana, CJK ideographs or full-width forms that hold a Latin letter.
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _LATIN = re.compile(f"[^{_CJK}]*[A-Za-z\u00c0-\u024f][^{_CJK}]*")
@@ -173,7 +175,10 @@ class TextFrontend:
     def _espeak_units(self, text: str, start: int, end: int, language: str) -> list[_Unit]:
         fragment = text[start:end]
         written = normalize.normalize(fragment, language)
-        phonemes = self._espeak_for(language).words([w.spoken for w in written])
+        spoken = (
+            english_letters.for_g2p(written) if language in ENGLISH else [w.spoken for w in written]
+        )
+        phonemes = self._espeak_for(language).words(spoken)
         return _one_run(
             [
                 _Unit(start + w.start, start + w.end, w.spoken, _fixed(p, w.phonemes))

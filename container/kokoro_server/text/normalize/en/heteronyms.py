@@ -95,7 +95,8 @@ class Context:
         self.prev = words[index - 1] if index > 0 else ""
         self.prev2 = words[index - 2] if index > 1 else ""
         self.next = words[index + 1] if index + 1 < len(words) else ""
-        self.first = index == 0
+        # A clause after a colon starts like a sentence ("Option B: use a managed database").
+        self.first = index == 0 or self.prev in (":", ";")
         self.sentence = sentence
 
     @property
@@ -559,16 +560,15 @@ CHOOSERS: dict[str, Chooser] = {
     "contract": _contract,
 }
 _GENERIC = _noun_or_verb()
-_WORDS = re.compile(r"[A-Za-z'’-]+|[$€£¥₹]?\d[\d.,/]*|[.,;:!?]")
+_NUMBER_START = "$€£¥₹0123456789¼½¾⅓⅔⅛⅜⅝⅞"
+_WORDS = re.compile(r"[A-Za-z'’-]+|[$€£¥₹]?[\d¼½¾⅓⅔⅛⅜⅝⅞][\d.,/]*|[.,;:!?]")
 
 
 def readings(sentence: str) -> list[tuple[int, int, str]]:
     """(start, end, phonemes) for each heteronym whose sense the sentence decides."""
     tokens = [(m.start(), m.end(), m[0]) for m in _WORDS.finditer(sentence)]
     # A number counts as a determiner ("Use 1/4 of it": a verb before its object).
-    words = [
-        "one" if t[2][0] in "$€£¥₹0123456789" else t[2].lower().replace("’", "'") for t in tokens
-    ]
+    words = ["one" if t[2][0] in _NUMBER_START else t[2].lower().replace("’", "'") for t in tokens]
     found = []
     for index, (start, end, written) in enumerate(tokens):
         word = words[index]

@@ -85,18 +85,18 @@ def money(
 
 
 def clock(hour: int, minute: str | None, ampm: str | None, british: bool = False) -> str:
-    """9, '30', 'pm' -> 'nine thirty p m'; 14, '00', None -> 'fourteen hundred'."""
+    """9, '30', 'pm' -> 'nine thirty P M'; 14, '00', None -> 'fourteen hundred'."""
     words = cardinal(str(hour), british)
     if minute is not None and int(minute):
         words += " " + (f"oh {digits(minute[1])}" if minute[0] == "0" else cardinal(minute))
     elif minute is not None and not ampm and hour == 0:
-        words = "twelve a m" if minute == "00" else words
+        words = "twelve A M" if minute == "00" else words
     elif minute is not None and not ampm and hour <= 12:
         words += " o'clock"
     elif minute is not None and not ampm:
         words += " hundred"
     if ampm:
-        words += " " + ("a m" if ampm[0] in "Aa" else "p m")
+        words += " " + ("A M" if ampm[0] in "Aa" else "P M")
     return words
 
 
