@@ -15,6 +15,7 @@ from functools import cache
 
 from kokoro_server.text.normalize.core import END, START, Rule, rule
 from kokoro_server.text.normalize.en import verbalize as v
+from kokoro_server.text.normalize.en.technical import technical_rules
 from kokoro_server.text.normalize.en.context import (
     after,
     after_article,
@@ -734,6 +735,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
         ),
         _r("ip", r"\d{1,3}(?:\.\d{1,3}){3}", _say_ip),
         _r("keys", _KEY_COMBO, _say_keys, flags=re.IGNORECASE),
+        *technical_rules(british),
         # A dotfile's name: a dot, then a lowercase name, not after a word or another dot.
         _r("dotfile", r"(?<![\w.])\.[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*", _say_dotfile),
         _r(
