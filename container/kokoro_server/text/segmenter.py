@@ -118,7 +118,7 @@ _INITIALISM = re.compile(r"(?:[^\W\d_]{1,3}\.)+[^\W\d_]{1,3}")
 _NON_FINAL = frozenset(
     """mr mrs ms mx messrs mmes dr drs prof profs rev hon gen col capt cpt lt sgt cmdr adm
     gov sen rep pres supt insp det mt ft st ste fr msgr mme mlle e.g i.e cf vs viz approx
-    al""".split()  # noqa: SIM905 - a word list reads better than 40 quoted strings
+    al incl excl est qty avg dept ext tel apt bldg rm""".split()  # noqa: SIM905 - a word list reads better than 40 quoted strings
 )
 # Tokens (case-sensitive) after which a "." does not end a sentence when a digit follows.
 _NUMBER_PREFIXES = frozenset(

@@ -15,7 +15,6 @@ from functools import cache
 
 from kokoro_server.text.normalize.core import END, START, Rule, rule
 from kokoro_server.text.normalize.en import verbalize as v
-from kokoro_server.text.normalize.en.technical import technical_rules
 from kokoro_server.text.normalize.en.context import (
     after,
     after_article,
@@ -33,17 +32,22 @@ from kokoro_server.text.normalize.en.tables import (
     GREEK,
     MONTH_ABBR,
     MONTHS,
+    PLACE_WORDS,
     POWERS,
     RATE_WORDS,
     REGNAL_NAMES,
     ROMAN_COUNTED,
     SCALES,
     SERVICE_NUMBERS,
+    SIZES,
     SYMBOLS,
+    TIME_ZONES,
     UNICODE_FRACTIONS,
     UNITS,
+    US_STATE_NAMES,
     US_STATES,
 )
+from kokoro_server.text.normalize.en.technical import technical_rules
 
 NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONTH = r"(?P<month>" + "|".join(MONTHS + list(MONTH_ABBR)) + r")\.?"
@@ -292,6 +296,20 @@ def _say_money(m: re.Match[str], british: bool) -> str:
     return said
 
 
+def _say_money_range(m: re.Match[str], british: bool) -> str | None:
+    """'$2k–$3k', '€50–100k', '$15-20k', '$2.5–3.1B': the currency (and a shared scale)
+    said once, after the second amount, as people say a range of prices."""
+    if m["cur2"] and m["cur2"] != m["cur"]:
+        return None
+    first_scale = SCALES.get(m["sa"]) if m["sa"] else None
+    scale = SCALES.get(m["sb"]) if m["sb"] else None
+    if (first_scale and not scale) or (not first_scale and "." in m["a"] and not scale):
+        return None  # "$4.50–$6.00": each price in full (the money rule)
+    first = v.cardinal(m["a"].replace(",", ""), british)
+    first += f" {first_scale}" if first_scale else ""
+    return f"{first} to {v.money(m['cur'], m['b'], scale, after_article(m), british)}"
+
+
 def _say_cents(m: re.Match[str]) -> str:
     return f"{v.cardinal(m['n'])} {v.plural(m['n'], 'cent', 'cents')}"
 
@@ -523,6 +541,8 @@ def _say_roman(m: re.Match[str]) -> str | None:
         return None
     prev = previous_word(m)
     value = v.roman(numeral)
+    if re.match(r"\s\d", m.string[m.end() :]):
+        return None  # "DL 88", "CD 4": an airline's or a product's code before its number
     if prev.lower().strip(",") in ROMAN_COUNTED:
         return v.cardinal(str(value))
     if not numeral.isupper():
@@ -560,22 +580,43 @@ def _say_scaled(m: re.Match[str], british: bool) -> str:
 
 
 def _unit_singular(m: re.Match[str]) -> bool:
-    """'a 10 kg bag', 'the 1500 mg daily limit', '4" squares': a unit before a noun."""
+    """'a 10 kg bag', 'the 1500 mg daily limit', '4" squares', a '40-lb. dog', '16 oz. jars':
+    a unit before a noun."""
     following = re.match(r"\s*-?([a-z]+)\b", m.string[m.end() :])
     before_noun = following is not None and following[1] not in _FUNCTION_WORDS
     if after_article(m):
+        return True
+    if before_noun and ("-" in m[0][len(m["n"]) :] or m["dot"]):
+        # Joined to its number by a hyphen, or an abbreviation's period before a noun.
         return True
     determiner = re.search(r"\b(the|this|that|each|every|per|one)\s+$", m.string[: m.start()], re.I)
     return before_noun and (bool(determiner) or m["unit"] in ('"', "″", "in."))
 
 
-def _say_measure(m: re.Match[str], british: bool) -> str:
+_ELECTRIC = re.compile(
+    r"\b(amps?|fuse|circuit|charger|charging|current|battery|breaker|volts?|watts?|power|USB|\d+\s?[VW])\b",
+    re.I,
+)
+_LINE_SPEED = re.compile(
+    r"\b(modem|serial|baud|console|link|line|bandwidth|network|upload|download)", re.I
+)
+
+
+def _say_measure(m: re.Match[str], british: bool) -> str | None:
+    if m["unit"] == "A" and (
+        previous_word(m).lower().strip(",") in PLACE_WORDS or not _ELECTRIC.search(m.string)
+    ):
+        return None  # "Seat 31A", "Gate 3A": a place, read as a code
     one, many = UNITS[m["unit"]]
+    if m["unit"] == "bps" and _LINE_SPEED.search(m.string):
+        one, many = "bit per second", "bits per second"
     value = m["n"]
     big = m["big"]
     fraction = re.fullmatch(r"\d+/\d+|[½⅓⅔¼¾⅛⅜⅝⅞]", value) is not None
     unit = one if _unit_singular(m) or fraction else many if big else v.plural(value, one, many)
-    return f"{_say_amount(value, british)}{' ' + big if big else ''} {unit}"
+    # "took 2 hr. Then": the unit's period also ended the sentence.
+    end = "." if m[0].endswith(".") and re.match(r"\s+[A-Z]", m.string[m.end() :]) else ""
+    return f"{_say_amount(value, british)}{' ' + big if big else ''} {unit}{end}"
 
 
 def _say_amount(value: str, british: bool) -> str:
@@ -688,12 +729,118 @@ def _say_day(m: re.Match[str]) -> str | None:
     return DAY_ABBR[m["day"]]
 
 
+# Day abbreviations written without a period. Tue, Thu and Fri are never other words; Mon,
+# Wed, Sat and Sun are ("Sat down", "the Sun"), so those are days only beside another day
+# ("Mon–Fri", "Sat & Sun", "Mon, Wed, Fri") or before a date ("Fri, Oct 3", "Mon 6/9").
+_ONLY_DAYS = {"Tue", "Tues", "Thu", "Thur", "Thurs", "Fri"}
+_ANY_DAY = "|".join(sorted({*DAY_ABBR, *DAYS}, key=len, reverse=True))
+_DAY_BESIDE = re.compile(
+    r"\s*(?:[–—/&,-]|\band\b|\bor\b|\bto\b|\bthrough\b)\s*(?:" + _ANY_DAY + r")\b"
+)
+_DAY_BEFORE = re.compile(r"(?:" + _ANY_DAY + r")\.?\s*(?:[–—/&,-]|\band|\bor|\bto|\bthrough)\s*$")
+_DATE_AFTER = re.compile(r",?\s+(?:(?:" + "|".join(MONTHS + list(MONTH_ABBR)) + r")\b|\d{1,2}/\d)")
+
+
+def _say_bare_day(m: re.Match[str]) -> str | None:
+    day = m["day"]
+    after, before_text = m.string[m.end() :], m.string[: m.start()]
+    beside = _DAY_BESIDE.match(after) or _DAY_BEFORE.search(before_text)
+    if day in _ONLY_DAYS or beside or _DATE_AFTER.match(after):
+        return DAY_ABBR[day]
+    return None
+
+
+def _say_weekday_span(m: re.Match[str]) -> str:
+    """'M–F' (a shop sign's Monday to Friday)."""
+    return "Monday to Friday"
+
+
+def _say_day_pair(m: re.Match[str]) -> str:
+    """'Tue/Thu': both days ("Tuesday and Thursday")."""
+    return f"{DAY_ABBR.get(m['a'], m['a'])} and {DAY_ABBR.get(m['b'], m['b'])}"
+
+
+def _say_month_range(m: re.Match[str]) -> str:
+    """'Jun–Aug', 'Jan.–Mar.': from one month to another."""
+    return f"{MONTH_ABBR.get(m['a'], m['a'])} to {MONTH_ABBR.get(m['b'], m['b'])}"
+
+
 def _say_month_abbr(m: re.Match[str]) -> str | None:
     return MONTH_ABBR.get(m["mon"])
 
 
 def _say_ampersand(m: re.Match[str]) -> str:
-    return m["a"] + " and " + m["b"]
+    """'R&D', 'AT&T', 'Q&A': short sides are said letter by letter ("A T and T")."""
+    sides = [" ".join(side) if len(side) <= 3 else side for side in (m["a"], m["b"])]
+    return sides[0] + " and " + sides[1]
+
+
+def _spaced(letters: str) -> str:
+    return " ".join(letters)
+
+
+def _say_time_zone(m: re.Match[str]) -> str | None:
+    """'6:00pm ET', '9 a.m. PT', '(UTC)': a zone after a time, letter by letter."""
+    if not re.search(r"(?:\d|[AaPp]\.?[Mm]\.?|\()\s*$", m.string[: m.start()]):
+        return None
+    return _spaced(m[0])
+
+
+def _say_protocol_version(m: re.Match[str]) -> str:
+    """'HTTP/2', 'HTTP/1.1', 'TLS/1.3': the protocol and its version, no slash."""
+    return f"{m['p']} {v.version(m['v'])}"
+
+
+def _say_prefixed_year(m: re.Match[str], british: bool) -> str:
+    """'FY2025', 'ES2015': a fiscal year or an edition named by its year."""
+    return f"{_spaced(m['p'])} {v.year(int(m['y']), british)}"
+
+
+def _say_x_version(m: re.Match[str]) -> str:
+    """'Node 22.x', 'Python 3.x': any release of that line."""
+    return f"{v.version(m['n'])} point X"
+
+
+def _say_size_range(m: re.Match[str]) -> str | None:
+    if m["a"] not in SIZES or m["b"] not in SIZES:
+        return None
+    return f"{_spaced(m['a'])} to {_spaced(m['b'])}"
+
+
+def _say_state(m: re.Match[str]) -> str | None:
+    """'St. Paul, MN 55101': a state's code before its ZIP code is said as its name."""
+    return US_STATE_NAMES.get(m["st"])
+
+
+def _say_port(m: re.Match[str]) -> str:
+    """'traffic goes to :443': a port on its own."""
+    return "port " + v.cardinal(m["p"])
+
+
+def _say_extension(m: re.Match[str]) -> str | None:
+    """'555-0143 x318', 'reach me at x204': a phone extension."""
+    before_text = m.string[: m.start()]
+    if not re.search(r"(?:\d|\b(?:at|dial|call|extension|ext\.?)|,)\s*$", before_text, re.I):
+        return None
+    return "extension " + v.digits(m["n"])
+
+
+def _say_clock_range_letters(m: re.Match[str], british: bool) -> str:
+    """'7a–10a' (a timetable's a.m./p.m. as one letter)."""
+    first = v.clock(int(m["h1"]), None, m["x"] + "m", british)
+    return f"{first} to {v.clock(int(m['h2']), None, m['y'] + 'm', british)}"
+
+
+def _say_word_range_dash(m: re.Match[str]) -> str:
+    """'Mon–Fri' and '28–32°C' are ranges; 'K-12' is kindergarten through twelfth grade;
+    the dash of a code ('C-14', 'B-20931') is not read."""
+    if re.search(r"\b[A-Z]$", m.string[: m.start()]):
+        return " through " if re.search(r"\bK$", m.string[: m.start()]) else " "
+    return " to "
+
+
+def _say_named_time_range(m: re.Match[str]) -> str:
+    return f"{m['a']} to "
 
 
 def _say_dash_pause(m: re.Match[str]) -> str:
@@ -736,6 +883,30 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("ip", r"\d{1,3}(?:\.\d{1,3}){3}", _say_ip),
         _r("keys", _KEY_COMBO, _say_keys, flags=re.IGNORECASE),
         *technical_rules(british),
+        _r(
+            "protocol-version",
+            r"(?P<p>HTTPS?|TLS|SSL|SMTP|SOCKS)/(?P<v>\d(?:\.\d)?)",
+            _say_protocol_version,
+        ),
+        _r("ipv", r"IPv(?P<n>[46])", lambda m: "I P V " + v.cardinal(m["n"])),
+        _r("x-version", r"(?P<n>\d+(?:\.\d+)?)\.x", _say_x_version),
+        _r("prefixed-year", r"(?P<p>FY|CY|ES|AY)(?P<y>(?:19|20)\d\d)", b(_say_prefixed_year)),
+        _r("port", r"(?<=\s):(?P<p>\d{2,5})", _say_port, bounded=False),
+        _r("extension", r"x(?P<n>\d{2,5})", _say_extension),
+        _r("state", r"(?P<st>[A-Z]{2})(?=\s\d{5}(?:-\d{4})?\b)", _say_state),
+        _r("size-range", r"(?P<a>[2-4]?X{0,3}[SML])[–-](?P<b>[2-4]?X{0,3}[SML])", _say_size_range),
+        _r(
+            "clock-range-letters",
+            r"(?P<h1>1[0-2]|0?[1-9])(?P<x>[ap])[–-](?P<h2>1[0-2]|0?[1-9])(?P<y>[ap])",
+            b(_say_clock_range_letters),
+        ),
+        _r(
+            "named-time-range",
+            START + r"(?P<a>noon|midnight)\s?[–-]\s?(?=\d)",
+            _say_named_time_range,
+            bounded=False,
+            flags=re.IGNORECASE,
+        ),
         # A dotfile's name: a dot, then a lowercase name, not after a word or another dot.
         _r("dotfile", r"(?<![\w.])\.[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*", _say_dotfile),
         _r(
@@ -765,6 +936,15 @@ def rules(british: bool) -> tuple[Rule, ...]:
             b(_numeric_date),
         ),
         _r("month-year-numeric", r"(?P<a>\d{1,2})/(?P<y>\d{4})", b(_say_month_year)),
+        _r(
+            "month-range",
+            r"(?P<a>"
+            + "|".join(MONTH_ABBR)
+            + r")\.?\s?[–-]\s?(?P<b>"
+            + "|".join(MONTH_ABBR)
+            + r")\.?",
+            _say_month_range,
+        ),
         _r(
             "month-day",
             _MONTH + r"\s(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,?\s(?P<y>\d{4}))?",
@@ -809,6 +989,14 @@ def rules(british: bool) -> tuple[Rule, ...]:
         ),
         _r("ratio", r"(?P<a>\d+):(?P<b>\d+)", _say_ratio),
         _r("time-ampm", r"(?P<hour>1[0-2]|0?[1-9])(?P<minute>)\s?" + _AMPM, b(_say_time)),
+        _r(
+            "money-range",
+            r"(?P<cur>" + _CURRENCY_SYMBOLS + r")\s?(?P<a>" + NUMBER + r")"
+            r"(?:\s?" + _SCALE.replace("<scale>", "<sa>") + r")?\s?[–-]\s?"
+            r"(?P<cur2>" + _CURRENCY_SYMBOLS + r")?\s?(?P<b>" + NUMBER + r")"
+            r"(?:\s?" + _SCALE.replace("<scale>", "<sb>") + r")?",
+            b(_say_money_range),
+        ),
         _r("money", "(?:" + money_pattern + ")" + rate, b(_say_money)),
         _r("money-after", money_after + rate, b(_say_money_after)),
         _r("cents", r"(?P<n>\d+)\s?¢", _say_cents),
@@ -823,7 +1011,10 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("feet-inches", r"(?P<ft>\d+)['′]\s?(?:(?P<inch>\d+)[\"″])?", _say_feet_inches),
         _r(
             "measure",
-            number_unit + r"(?:-|\s?)(?P<unit>" + _UNIT + r")(?![\w/])",
+            number_unit
+            + r"(?:-|\s?)(?P<unit>"
+            + _UNIT
+            + r")(?P<dot>(?<![.])\.(?=\s+[a-z]))?(?![\w/])",
             b(_say_measure),
             bounded=False,
         ),
@@ -869,8 +1060,9 @@ def rules(british: bool) -> tuple[Rule, ...]:
             r"(?<=[A-Za-z.])\s?[–—-]\s?(?=(?:"
             + "|".join(DAYS + list(DAY_ABBR) + MONTHS)
             + r")\b)|(?<=\d)\s?–\s?(?=[$€£¥₹]\d)|(?<=[\d%°CFm])\s?–\s?(?=\d)"
-            + r"|(?<=\b[A-Z])-(?=\d)",
-            lambda m: " through " if re.search(r"\bK$", m.string[: m.start()]) else " to ",
+            + r"|(?<=\b[A-Z])-(?=\d)"
+            + r"|(?<=\d(?:st|nd|rd|th))\s?[–-]\s?(?=\d+(?:st|nd|rd|th))",
+            _say_word_range_dash,
             bounded=False,
         ),
         _r(
@@ -907,11 +1099,16 @@ def rules(british: bool) -> tuple[Rule, ...]:
         ),
         _r("direction", r"(?P<d>[NSEW])\.?(?=\s\d+(?:st|nd|rd|th)\b)", _say_direction),
         _r("day", r"(?P<day>" + _keys(DAY_ABBR) + r")\.", _say_day),
+        _r("day-pair", r"(?P<a>" + _ANY_DAY + r")\.?/(?P<b>" + _ANY_DAY + r")\.?", _say_day_pair),
+        _r("bare-day", r"(?P<day>" + _keys(DAY_ABBR) + r")", _say_bare_day),
+        _r("weekday-span", r"M[–-]F", _say_weekday_span),
         _r("month-abbr", r"(?P<mon>" + _keys(MONTH_ABBR) + r")\.(?=\s)", _say_month_abbr),
         _r("initialism", r"(?:[A-Z]\.){2,}", _say_initialism),
         _r("abbreviation", r"(?:" + _keys(ABBREVIATIONS) + r")", _abbreviation),
+        _r("hash-code", r"#(?=[A-Z]{1,3}-?\d)", lambda m: "number ", bounded=False),
         _r("hashtag", r"#(?P<tag>[A-Za-z]\w+)", _say_camel_hashtag),
         _r("ampersand", r"(?P<a>[A-Z]+)&(?P<b>[A-Z]+)", _say_ampersand),
+        _r("time-zone", r"(?:" + _keys(TIME_ZONES) + r")", _say_time_zone),
         _r(
             "implicit-times",
             r"(?<=\b[A-Z])\((?=[^)]*[-+*/][^)]*\))",

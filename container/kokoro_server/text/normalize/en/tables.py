@@ -100,6 +100,14 @@ UNITS: dict[str, tuple[str, str]] = {
     "lb": ("pound", "pounds"),
     "lbs": ("pound", "pounds"),
     "oz": ("ounce", "ounces"),
+    "bps": ("basis point", "basis points"),  # bits per second in a line-speed sentence
+    "bp": ("basis point", "basis points"),
+    "gal": ("gallon", "gallons"),
+    "qt": ("quart", "quarts"),
+    "wk": ("week", "weeks"),
+    "wks": ("week", "weeks"),
+    "mo": ("month", "months"),
+    "mos": ("month", "months"),
     "fl oz": ("fluid ounce", "fluid ounces"),
     "fl. oz.": ("fluid ounce", "fluid ounces"),
     "l": ("liter", "liters"),
@@ -205,7 +213,26 @@ ABBREVIATIONS = {
     "ie.": "that is",
     "approx.": "approximately",
     "approx": "approximately",
-    "est.": "established",
+    "est.": "estimated",  # "established" before a year: rules.py
+    "Est.": "estimated",
+    "incl.": "including",
+    "Incl.": "including",
+    "excl.": "excluding",
+    "Excl.": "excluding",
+    "avg.": "average",
+    "Avg.": "average",
+    "max.": "maximum",
+    "Max.": "maximum",
+    "min.": "minimum",  # after a number the measure rule reads minutes first
+    "Min.": "minimum",
+    "qty.": "quantity",
+    "Qty.": "quantity",
+    "Rm.": "room",
+    "ext.": "extension",
+    "Ext.": "extension",
+    "tel.": "telephone",
+    "Tel.": "telephone",
+    "dept.": "department",
     "ca.": "circa",
     "c.": "circa",
     "et al.": "et al",
@@ -362,6 +389,33 @@ REGNAL_NAMES = {
     "Kamehameha", "Rama", "Akihito", "Jr", "Sr", "Nero", "Hadrian",
 }  # fmt: skip
 
+US_STATE_NAMES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia",
+    "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa",
+    "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland",
+    "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi",
+    "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+    "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York",
+    "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma",
+    "OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina",
+    "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
+    "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
+    "WY": "Wyoming", "DC": "D C",
+}  # fmt: skip
+# Time zones written after a time ("6:00pm ET"): said letter by letter.
+TIME_ZONES = {
+    "ET", "PT", "CT", "MT", "EST", "EDT", "PST", "PDT", "CST", "CDT", "MST", "MDT", "AKST",
+    "HST", "GMT", "BST", "CET", "CEST", "EET", "IST", "JST", "KST", "AEST", "AEDT", "UTC",
+}  # fmt: skip
+# Clothing sizes ("S–XL"): said letter by letter.
+SIZES = {"XXS", "XS", "S", "M", "L", "XL", "XXL", "XXXL", "2XL", "3XL", "4XL"}
+# Words before a number that names a place (a seat, a gate): "Seat 31A" is not 31 amps.
+PLACE_WORDS = {
+    "seat", "gate", "row", "room", "apt", "unit", "suite", "ste", "platform", "terminal",
+    "bay", "berth", "cabin", "deck", "section", "aisle", "car", "coach", "level", "floor",
+    "table", "stand", "locker", "space", "box", "lot", "stall", "dock", "pier", "is",
+}  # fmt: skip
 US_STATES = {
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
     "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ",
