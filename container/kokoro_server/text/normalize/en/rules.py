@@ -25,6 +25,7 @@ from kokoro_server.text.normalize.en.context import (
 )
 from kokoro_server.text.normalize.en.tables import (
     ABBREVIATIONS,
+    ADDRESS_LABELS,
     BEFORE_NUMBER,
     CURRENCIES,
     DAY_ABBR,
@@ -33,7 +34,6 @@ from kokoro_server.text.normalize.en.tables import (
     MONTH_ABBR,
     MONTHS,
     PLACE_WORDS,
-    POWERS,
     RATE_WORDS,
     REGNAL_NAMES,
     ROMAN_COUNTED,
@@ -47,7 +47,12 @@ from kokoro_server.text.normalize.en.tables import (
     US_STATE_NAMES,
     US_STATES,
 )
-from kokoro_server.text.normalize.en.technical import technical_rules
+from kokoro_server.text.normalize.en.technical import (
+    article_before,
+    say_exponent,
+    superscript_exponent,
+    technical_rules,
+)
 
 NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MONTH = r"(?P<month>" + "|".join(MONTHS + list(MONTH_ABBR)) + r")\.?"
@@ -91,7 +96,7 @@ _CODE_WORDS = {
     "extension", "ext.", "ext", "room", "gate", "flight", "tracking", "case", "ticket",
     "reference", "ref", "ref.", "confirmation", "serial", "invoice", "reservation", "policy",
     "member", "customer", "routing", "zip", "postal", "http", "error", "status", "badge",
-    "unit", "suite", "apt", "apartment", "is",
+    "unit", "suite", "apt", "apartment", "stateroom", "cabin", "locker", "is",
 }  # fmt: skip
 
 _FUNCTION_WORDS = {
@@ -123,8 +128,12 @@ def say_address(text: str) -> str:
     symbols = {".": " dot ", "/": " slash ", "-": " dash ", "_": " underscore ", "@": " at "}
     symbols |= {"+": " plus ", "?": " question mark ", "=": " equals ", "#": " hash "}
     symbols |= {"&": " and ", "~": " tilde "}
-    text = re.sub(r":(\d+)", lambda p: " " + v.cardinal(p[1]) + " ", text)  # a port
+    # A port (its number words lose their hyphens, which the symbols below would read).
+    text = re.sub(r":(\d+)", lambda p: " colon " + v.port(p[1]).replace("-", " ") + " ", text)
     out = "".join(symbols.get(c, c) for c in text)
+    out = re.sub(r"[A-Za-z]+", lambda w: ADDRESS_LABELS.get(w[0].lower(), w[0]), out)
+    # A language or country subdomain ("en.wikipedia.org") is spelled.
+    out = re.sub(r"^([a-z]{2}) dot (?=\w+ dot )", lambda w: " ".join(w[1].upper()) + " dot ", out)
     out = re.sub(r"\d+", lambda d: " " + v.digits(d[0]) + " ", out)
     out = re.sub(
         r"\bdot (\w+)\b",
@@ -135,7 +144,7 @@ def say_address(text: str) -> str:
 
 
 def _say_url(m: re.Match[str]) -> str:
-    text = re.sub(r"^https?://", "", m[0]).rstrip("/")
+    text = re.sub(r"^(?:https?|s?ftp)://", "", m[0]).rstrip("/")
     if text.lower().startswith("www."):
         text = "w w w." + text[4:]
     return say_address(text)
@@ -307,7 +316,10 @@ def _say_money_range(m: re.Match[str], british: bool) -> str | None:
         return None  # "$4.50–$6.00": each price in full (the money rule)
     first = v.cardinal(m["a"].replace(",", ""), british)
     first += f" {first_scale}" if first_scale else ""
-    return f"{first} to {v.money(m['cur'], m['b'], scale, after_article(m), british)}"
+    said = f"{first} to {v.money(m['cur'], m['b'], scale, after_article(m), british)}"
+    if m["rate"]:
+        said += " " + RATE_WORDS.get(m["rate"], f"per {m['rate']}")
+    return said
 
 
 def _say_cents(m: re.Match[str]) -> str:
@@ -408,7 +420,7 @@ def _say_month_year(m: re.Match[str], british: bool) -> str | None:
 
 
 def _is_year_context(m: re.Match[str], n: int) -> bool:
-    if not 1000 <= n <= 2099:
+    if not 1000 <= n <= 2199:
         return False
     words = before(m, 3)
     prev = words[-1] if words else ""
@@ -586,7 +598,10 @@ def _unit_singular(m: re.Match[str]) -> bool:
     before_noun = following is not None and following[1] not in _FUNCTION_WORDS
     if after_article(m):
         return True
-    if before_noun and ("-" in m[0][len(m["n"]) :] or m["dot"]):
+    counted = re.search(
+        r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+$", m.string[: m.start()]
+    )
+    if before_noun and ("-" in m[0][len(m["n"]) :] or m["dot"] or counted):
         # Joined to its number by a hyphen, or an abbreviation's period before a noun.
         return True
     determiner = re.search(r"\b(the|this|that|each|every|per|one)\s+$", m.string[: m.start()], re.I)
@@ -655,7 +670,7 @@ def _say_multiply(m: re.Match[str], british: bool) -> str:
     """'4 × 6 grid', '30 × 20 × 15 cm' are sizes ('by'); '3 × 4 = 12' is a product."""
     rest = re.sub(r"^\s*[\d.,]+", "", m.string[m.end() :])  # what follows the second factor
     by = not re.match(r"\s*\$", m.string[m.end() :]) and bool(
-        re.match(r"\s*(?:[×x]\s*\d|(?:" + _UNIT + r")\b|[a-z]+)", rest)
+        re.match(r"\s*(?:[×x]\s*\d|-?(?:" + _UNIT + r")(?!\w)|[a-z]+)", rest)
     )
     return f"{v.cardinal(m['a'] or m['a2'], british)} {'by' if by else 'times'} "
 
@@ -686,7 +701,9 @@ def _say_direction(m: re.Match[str]) -> str:
 def _say_comparison(m: re.Match[str]) -> str:
     said = SYMBOLS[m[0].strip()]
     prev = previous_word(m).lower()
-    if said.startswith("is ") and (prev in ("is", "are", "was", "be", "were") or not prev):
+    if said.startswith("is ") and (
+        prev in ("is", "are", "was", "be", "were") or not prev or article_before(m)
+    ):
         said = said[3:]
     return f" {said} "
 
@@ -701,14 +718,7 @@ def _say_approx(m: re.Match[str]) -> str:
 
 
 def _say_power(m: re.Match[str]) -> str:
-    exponent = m["e"]
-    if exponent == "2":
-        return " squared"
-    if exponent == "3":
-        return " cubed"
-    if exponent.isdigit():
-        return " to the " + v.ordinal(int(exponent))
-    return " to the " + exponent
+    return " " + say_exponent(m["e"])
 
 
 def _say_camel_hashtag(m: re.Match[str]) -> str:
@@ -720,6 +730,8 @@ def _say_initialism(m: re.Match[str]) -> str:
 
 
 def _abbreviation(m: re.Match[str]) -> str:
+    if m[0].lower() == "est." and re.match(r"\s*(?:in\s)?\d", m.string[m.end() :]):
+        return "established"  # "est. 1921"
     return ABBREVIATIONS[m[0]]
 
 
@@ -745,7 +757,8 @@ def _say_bare_day(m: re.Match[str]) -> str | None:
     day = m["day"]
     after, before_text = m.string[m.end() :], m.string[: m.start()]
     beside = _DAY_BESIDE.match(after) or _DAY_BEFORE.search(before_text)
-    if day in _ONLY_DAYS or beside or _DATE_AFTER.match(after):
+    label = re.match(r":\s*(?:\d|closed|open|by appointment)", after, re.I)
+    if day in _ONLY_DAYS or beside or label or _DATE_AFTER.match(after):
         return DAY_ABBR[day]
     return None
 
@@ -814,7 +827,12 @@ def _say_state(m: re.Match[str]) -> str | None:
 
 def _say_port(m: re.Match[str]) -> str:
     """'traffic goes to :443': a port on its own."""
-    return "port " + v.cardinal(m["p"])
+    return "port " + v.port(m["p"])
+
+
+def _say_scheme(m: re.Match[str]) -> str:
+    """'starts with https://': the scheme named on its own, spelled."""
+    return _spaced(m["s"].upper()) + " colon slash slash"
 
 
 def _say_extension(m: re.Match[str]) -> str | None:
@@ -866,16 +884,19 @@ def rules(british: bool) -> tuple[Rule, ...]:
         + ")?"
     )
     money_after = r"(?P<amount2>" + NUMBER + r")\s?(?P<code>" + _CURRENCY_CODES + r"|元)"
-    rate = r"(?:/(?P<rate>" + _keys(RATE_WORDS) + r"))?"
+    rate = r"(?:/(?P<rate>" + _keys(RATE_WORDS) + r")(?:\.(?=\s+[a-z]))?)?"
     number_unit = (
-        r"(?<![\w.,])(?P<n>[-−]?(?:" + NUMBER + r"|\d+\s?\d+/\d+|\d+/\d+|\d*\s?[½⅓⅔¼¾⅛⅜⅝⅞]))"
+        r"(?:(?<![\w.,])|(?<=\d[x×]))(?P<n>[-−]?(?:"
+        + NUMBER
+        + r"|\d+\s?\d+/\d+|\d+/\d+|\d*\s?[½⅓⅔¼¾⅛⅜⅝⅞]))"
         r"(?:\s(?P<big>thousand|million|billion))?"
     )
     return (
         _r("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", lambda m: say_address(m[0])),
         _r(
             "url",
-            r"(?:https?://|www\.)[^\s]*[^\s.,;:!?)\]'\"”’]"
+            r"(?:(?:https?|s?ftp)://|www\.)[^\s]*[^\s.,;:!?)\]'\"”’]"
+            r"|localhost:\d{2,5}(?:/[^\s]*[^\s.,;:!?)\]'\"”’])?"
             r"|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|ai|dev|edu|gov|app|info|co\.uk|co|design"
             r"|uk|us|ca|de|me|tv|ly|so|xyz|cloud|tech|site)(?:/[^\s]*[^\s.,;:!?)\]'\"”’])?",
             _say_url,
@@ -892,6 +913,13 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("x-version", r"(?P<n>\d+(?:\.\d+)?)\.x", _say_x_version),
         _r("prefixed-year", r"(?P<p>FY|CY|ES|AY)(?P<y>(?:19|20)\d\d)", b(_say_prefixed_year)),
         _r("port", r"(?<=\s):(?P<p>\d{2,5})", _say_port, bounded=False),
+        _r(
+            "port-number",
+            r"(?P<w>port(?: to| is| of)?|listens on|listening on)\s`?(?P<p>\d{2,5})`?",
+            lambda m: f"{m['w']} {v.port(m['p'])}",
+            flags=re.IGNORECASE,
+        ),
+        _r("scheme", r"(?P<s>https?|s?ftp)://(?=[\s,.;:!?)]|$)", _say_scheme, bounded=False),
         _r("extension", r"x(?P<n>\d{2,5})", _say_extension),
         _r("state", r"(?P<st>[A-Z]{2})(?=\s\d{5}(?:-\d{4})?\b)", _say_state),
         _r("size-range", r"(?P<a>[2-4]?X{0,3}[SML])[–-](?P<b>[2-4]?X{0,3}[SML])", _say_size_range),
@@ -994,7 +1022,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
             r"(?P<cur>" + _CURRENCY_SYMBOLS + r")\s?(?P<a>" + NUMBER + r")"
             r"(?:\s?" + _SCALE.replace("<scale>", "<sa>") + r")?\s?[–-]\s?"
             r"(?P<cur2>" + _CURRENCY_SYMBOLS + r")?\s?(?P<b>" + NUMBER + r")"
-            r"(?:\s?" + _SCALE.replace("<scale>", "<sb>") + r")?",
+            r"(?:\s?" + _SCALE.replace("<scale>", "<sb>") + r")?" + rate,
             b(_say_money_range),
         ),
         _r("money", "(?:" + money_pattern + ")" + rate, b(_say_money)),
@@ -1061,7 +1089,10 @@ def rules(british: bool) -> tuple[Rule, ...]:
             + "|".join(DAYS + list(DAY_ABBR) + MONTHS)
             + r")\b)|(?<=\d)\s?–\s?(?=[$€£¥₹]\d)|(?<=[\d%°CFm])\s?–\s?(?=\d)"
             + r"|(?<=\b[A-Z])-(?=\d)"
-            + r"|(?<=\d(?:st|nd|rd|th))\s?[–-]\s?(?=\d+(?:st|nd|rd|th))",
+            + r"|(?<=\d(?:st|nd|rd|th))\s?[–-]\s?(?=\d+(?:st|nd|rd|th))"
+            + r"|(?<=\d)\s?[–—]\s?(?=(?:"
+            + "|".join(MONTHS + list(MONTH_ABBR))
+            + r")\b)",
             _say_word_range_dash,
             bounded=False,
         ),
@@ -1089,7 +1120,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
             bounded=False,
         ),
         _r("scaled", r"(?P<n>" + NUMBER + r")(?P<scale>[kKMB]|bn)", b(_say_scaled)),
-        _r("year", r"(?P<n>1\d\d\d|20\d\d)", b(_say_year_or_number)),
+        _r("year", r"(?P<n>1\d\d\d|2[01]\d\d)", b(_say_year_or_number)),
         _r("number", r"[-−]?(?:" + NUMBER + r")|[-−]?\.\d+", b(_say_number)),
         _r(
             "title",
@@ -1116,13 +1147,20 @@ def rules(british: bool) -> tuple[Rule, ...]:
             bounded=False,
         ),
         _r("big-o", r"O\((?P<x>[^)]+)\)", lambda m: f"O of {m['x']}"),
-        _r("power", r"\^(?P<e>\w+)", _say_power, bounded=False),
-        _r("superscript", r"[²³]", lambda m: " " + POWERS[m[0]], bounded=False),
+        _r("power", r"\^(?P<e>[-−+]?\w+)", _say_power, bounded=False),
+        # Any exponent after a single letter, a digit or a bracket ("x⁻¹", "(a+b)⁴");
+        # squared and cubed anywhere ("cm²"), but never a footnote's mark after a word.
+        _r(
+            "superscript",
+            r"(?:(?<=[\d)\]])|(?<=(?<![A-Za-z])[A-Za-z]))[⁻⁺]?[⁰¹²³⁴-⁹]{1,3}|[²³]",
+            lambda m: " " + say_exponent(superscript_exponent(m[0])),
+            bounded=False,
+        ),
         _r("sqrt", r"√", lambda m: "square root of ", bounded=False),
         _r("greek", "|".join(GREEK), lambda m: f" {GREEK[m[0]]} ", bounded=False),
         _r(
             "comparison",
-            r"(?<=[\w)²³])\s?(?:<=|>=|[<>≤≥≠])\s?(?=[\w(√−-])|(?<=\bis)\s[≤≥]\s?(?=\d)",
+            r"(?<=[\w)²³⁰¹⁴-⁹])\s?(?:<=|>=|[<>≤≥≠])\s?(?=[\w(√−-])|(?<=\bis)\s[≤≥]\s?(?=\d)",
             _say_comparison,
             bounded=False,
         ),

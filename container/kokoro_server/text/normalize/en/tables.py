@@ -358,7 +358,11 @@ GREEK = {
     "θ": "theta", "λ": "lambda", "μ": "mu", "π": "pi", "σ": "sigma", "Σ": "sigma",
     "τ": "tau", "φ": "phi", "ω": "omega", "Ω": "omega",
 }  # fmt: skip
-POWERS = {"²": "squared", "³": "cubed"}
+# Superscript digits and signs, as an exponent written with them means ("10⁻³": "-3").
+POWERS = {
+    "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
+    "⁹": "9", "⁻": "-", "⁺": "+",
+}  # fmt: skip
 UNICODE_FRACTIONS = {
     "½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5),
     "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8),
@@ -402,6 +406,17 @@ US_STATE_NAMES = {
     "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
     "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
     "WY": "Wyoming", "DC": "D C",
+}  # fmt: skip
+# Parts of a host name or path said otherwise than as a word: letters spelled, or a word
+# run together.
+ADDRESS_LABELS = {
+    "api": "A P I", "aws": "A W S", "gcp": "G C P", "irs": "I R S", "cdn": "C D N",
+    "npm": "N P M", "ssh": "S S H", "sdk": "S D K", "cli": "C L I", "ui": "U I",
+    "db": "D B", "css": "C S S", "html": "H T M L", "ftp": "F T P", "sftp": "S F T P",
+    "dns": "D N S", "vpn": "V P N", "iam": "I A M", "pdf": "P D F", "faq": "F A Q",
+    "cnn": "C N N", "bbc": "B B C", "ibm": "I B M", "hr": "H R", "usa": "U S A",
+    "nyc": "N Y C", "gov": "gov", "pypi": "pie P I", "openai": "open A I",
+    "noreply": "no reply", "donotreply": "do not reply", "nodejs": "node J S",
 }  # fmt: skip
 # Time zones written after a time ("6:00pm ET"): said letter by letter.
 TIME_ZONES = {

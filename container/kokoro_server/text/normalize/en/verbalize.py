@@ -44,6 +44,17 @@ def year(number: int, british: bool = False) -> str:
     return _words(num2words(number, to="year"), british).replace("oh-", "oh ")
 
 
+def port(number: str) -> str:
+    """A network port as people say it: '8080' -> 'eighty eighty', '5432' -> 'fifty-four
+    thirty-two', '443' -> 'four forty-three', '3000' -> 'three thousand', '27017' digit by
+    digit."""
+    if len(number) == 4 and not number.endswith("00") and not number.startswith("0"):
+        return year(int(number))
+    if len(number) == 3 and not number.endswith("00") and number[1] != "0":
+        return f"{cardinal(number[0])} {cardinal(number[1:])}"
+    return cardinal(number) if len(number) <= 4 else digits(number)
+
+
 def plural(count: str, singular: str, many: str) -> str:
     return singular if count.replace(",", "").lstrip("+-−") in ("1", "1.0") else many
 
