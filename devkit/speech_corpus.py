@@ -219,6 +219,9 @@ _LETTER_A = re.compile(r"(?<![\w'’-])A(?![\w'’-])")
 # "the" before a vowel is /ði/ or /ðə/ as espeak-ng guesses from the next word's spelling
 # ("the EU" and "the E U" differ only there); a listener hears no misreading in either.
 _THE = re.compile(r"ð[ɪiə]ː?")
+# espeak-ng joins a spelled acronym's letters with a doubled r ("URL" /juːɑːɹɹɛl/ against
+# "U R L" /juːɑːɹɛl/): one sound to a listener.
+_DOUBLE_R = re.compile("ɹɹ")
 
 
 class ReadingJudge:
@@ -240,7 +243,8 @@ class ReadingJudge:
 
 def spoken_phonemes(words: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> str:
     """The folded phonemes of an English sentence's words, leaving out the words in `skip`."""
-    return _THE.sub("ðə", fold_phonemes("".join(p for t, p in words if _bare(t) not in skip)))
+    folded = fold_phonemes("".join(p for t, p in words if _bare(t) not in skip))
+    return _DOUBLE_R.sub("ɹ", _THE.sub("ðə", folded))
 
 
 def evaluate(cases: list[Case]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The assistant-style corpus through the real text front end (espeak-ng, no model run):
-every class reads right at least 95 % of the time, and the heteronym rules choose the
-corpus' sense where espeak-ng alone does not.
+every class sounds right at least 97 % of the time (judged on phonemes: what the server
+says must sound like an accepted reading), and the heteronym rules choose the corpus' sense
+where espeak-ng alone does not.
 
 Each row goes the server's way (devkit/speech_corpus.py): cleaning and markdown first
 (MarkdownSpeech), then normalization and G2P, so the markdown, emoji and control classes
@@ -24,11 +25,11 @@ def result() -> dict[str, Any]:
     return evaluate(CASES)
 
 
-def test_the_corpus_is_wide_and_every_class_has_fifteen_cases():
-    assert len(CASES) >= 450
+def test_the_corpus_is_wide_and_every_class_has_thirty_cases():
+    assert len(CASES) >= 1000
     assert {"markdown", "emoji", "control"} <= set(CLASSES)
     for category in CLASSES:
-        assert sum(c.category == category for c in CASES) >= 15, category
+        assert sum(c.category == category for c in CASES) >= 30, category
     assert all(c.senses for c in CASES if c.category == "heteronym")
 
 
@@ -36,7 +37,7 @@ def test_the_corpus_is_wide_and_every_class_has_fifteen_cases():
 def test_each_class_reads_as_a_person_would(result, category):
     row = result["classes"][category]
     wrong = result["wrong"].get(category, [])
-    assert row["correct"] / row["cases"] >= 0.95, wrong[:5]
+    assert row["correct"] / row["cases"] >= 0.97, wrong[:5]
 
 
 def test_heteronyms_get_their_sense_more_often_than_with_espeak_alone(result):

@@ -48,6 +48,7 @@ from kokoro_server.text.normalize.en.tables import (
     US_STATES,
 )
 from kokoro_server.text.normalize.en.technical import (
+    LENGTH_UNITS,
     article_before,
     say_exponent,
     superscript_exponent,
@@ -275,6 +276,10 @@ def _say_code_number(m: re.Match[str]) -> str | None:
         return v.digits(n)
     if n.startswith("0") and len(n) > 1:
         return v.digits(n)
+    if re.fullmatch(r"[1-5]\d\d", n) and re.search(
+        r"\b(?:http|status|response|returns?|returned)\b", m.string[: m.start()], re.I
+    ):
+        return v.status_code(n)  # "status != 200": an HTTP status
     if len(n) >= 3 and any(w.strip(":,") in _CODE_WORDS - {"is", "number"} for w in words):
         return v.digits(n)
     if len(n) == 4 and words[-2:] in (["number", "is"], ["pin", "is"], ["code", "is"]):
@@ -667,10 +672,15 @@ def _say_percent(m: re.Match[str], british: bool) -> str:
 
 
 def _say_multiply(m: re.Match[str], british: bool) -> str:
-    """'4 × 6 grid', '30 × 20 × 15 cm' are sizes ('by'); '3 × 4 = 12' is a product."""
-    rest = re.sub(r"^\s*[\d.,]+", "", m.string[m.end() :])  # what follows the second factor
-    by = not re.match(r"\s*\$", m.string[m.end() :]) and bool(
-        re.match(r"\s*(?:[×x]\s*\d|-?(?:" + _UNIT + r")(?!\w)|[a-z]+)", rest)
+    """'4 × 6 grid', '30 × 20 × 15 cm' are sizes ('by'); '3 × 4 = 12' is a product, and so
+    is '2 × 16 oz jars', a count of things measured in something other than length."""
+    following = m.string[m.end() : m.end() + 80]
+    rest = re.sub(r"^\s*[\d.,]+", "", following)  # what follows the second factor
+    unit = re.match(r"\s*-?(" + _UNIT + r")(?!\w)", rest)
+    by = (
+        not re.match(r"\s*\$", following)
+        and not (unit and unit[1] not in LENGTH_UNITS)
+        and bool(re.match(r"\s*(?:[×x]\s*\d|-?(?:" + _UNIT + r")(?!\w)|[a-z]+)", rest))
     )
     return f"{v.cardinal(m['a'] or m['a2'], british)} {'by' if by else 'times'} "
 
@@ -771,6 +781,16 @@ def _say_weekday_span(m: re.Match[str]) -> str:
 def _say_day_pair(m: re.Match[str]) -> str:
     """'Tue/Thu': both days ("Tuesday and Thursday")."""
     return f"{DAY_ABBR.get(m['a'], m['a'])} and {DAY_ABBR.get(m['b'], m['b'])}"
+
+
+def _say_month_day(m: re.Match[str], british: bool) -> str:
+    """'May 5, 2026'; 'Oct. 14–16' (October fourteenth to sixteenth)."""
+    month = MONTHS.index(MONTH_ABBR.get(m["month"], m["month"])) + 1
+    year = int(m["y"]) if m["y"] else None
+    if not m["d2"]:
+        return v.date(month, int(m["d"]), year, False, british)
+    said = f"{v.date(month, int(m['d']), None, False, british)} to {v.ordinal(int(m['d2']))}"
+    return said + (f", {v.year(year, british)}" if year else "")
 
 
 def _say_month_range(m: re.Match[str]) -> str:
@@ -975,14 +995,9 @@ def rules(british: bool) -> tuple[Rule, ...]:
         ),
         _r(
             "month-day",
-            _MONTH + r"\s(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:,?\s(?P<y>\d{4}))?",
-            lambda m: v.date(
-                MONTHS.index(MONTH_ABBR.get(m["month"], m["month"])) + 1,
-                int(m["d"]),
-                int(m["y"]) if m["y"] else None,
-                False,
-                british,
-            ),
+            _MONTH + r"\s(?P<d>\d{1,2})(?:st|nd|rd|th)?"
+            r"(?:\s?[–-]\s?(?P<d2>\d{1,2})(?:st|nd|rd|th)?(?!\d))?(?:,?\s(?P<y>\d{4}))?",
+            b(_say_month_day),
         ),
         _r(
             "day-month",

@@ -55,6 +55,16 @@ def port(number: str) -> str:
     return cardinal(number) if len(number) <= 4 else digits(number)
 
 
+def status_code(number: str) -> str:
+    """An HTTP status as developers say it: '200' -> 'two hundred', '404' -> 'four oh
+    four', '429' -> 'four twenty-nine'."""
+    if number.endswith("00"):
+        return cardinal(number)
+    if number[1] == "0":
+        return f"{cardinal(number[0])} oh {cardinal(number[2])}"
+    return f"{cardinal(number[0])} {cardinal(number[1:])}"
+
+
 def plural(count: str, singular: str, many: str) -> str:
     return singular if count.replace(",", "").lstrip("+-−") in ("1", "1.0") else many
 
