@@ -19,13 +19,19 @@ def after(m: re.Match[str], count: int = 2) -> list[str]:
     return [t.lower() for t in tokens[:count]]
 
 
+# How far the words around a match are looked for. A search anchored at the end of the
+# whole text before a match would cost time in proportion to its length, for every match:
+# quadratic on a long sentence.
+_NEAR = 80
+
+
 def previous_word(m: re.Match[str]) -> str:
-    found = re.search(r"([\w.'’#&]+)\W*$", m.string[: m.start()])
+    found = re.search(r"([\w.'’#&]+)\W*$", m.string[max(0, m.start() - _NEAR) : m.start()])
     return found[1] if found else ""
 
 
 def next_word(m: re.Match[str]) -> str:
-    found = re.match(r"\W*?([\w.'’]+)", m.string[m.end() :])
+    found = re.match(r"\W*?([\w.'’]+)", m.string[m.end() : m.end() + _NEAR])
     return found[1] if found else ""
 
 
@@ -35,4 +41,5 @@ def sentence_has(m: re.Match[str], pattern: str) -> bool:
 
 def after_article(m: re.Match[str]) -> bool:
     """'a 2 TB drive', 'a $2B deal': after 'a'/'an' a unit is said in the singular."""
-    return bool(re.search(r"\ban?\s+$", m.string[: m.start()], re.IGNORECASE))
+    near = m.string[max(0, m.start() - _NEAR) : m.start()]
+    return bool(re.search(r"\ban?\s+$", near, re.IGNORECASE))

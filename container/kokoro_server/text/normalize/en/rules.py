@@ -81,8 +81,12 @@ _YEAR_BEFORE = {
 }  # fmt: skip
 # After these a number is a year only when a year came just before ("from 2009 to 2015").
 _YEAR_JOINS = {"to", "through", "and", "until", "till"}
+_YEAR_KINDS = {"tax", "fiscal", "school", "academic", "model", "calendar", "financial"}
 _YEAR_AFTER = {"ad", "bc", "bce", "ce", "a.d.", "b.c.", "season", "tax", "census", "election",
-               "olympics", "model", "edition", "vintage", "budget", "fiscal", "world"}  # fmt: skip
+               "olympics", "model", "edition", "vintage", "budget", "fiscal", "world",
+               "earthquake", "flood", "fire", "crash", "recession", "hurricane", "storm",
+               "pandemic", "outbreak", "war", "revolution", "treaty", "act", "campaign",
+               "tournament", "championship", "cup", "games", "expedition"}  # fmt: skip
 _COUNTED_NOUN = re.compile(
     r"(?!(?:was|is|has|does|as|its|this|thus|plus|minus|us|always|always|s)$)[a-z]+s"
     r"|people|staff|data|feet|foot|new|more|other|of"
@@ -99,6 +103,9 @@ _CODE_WORDS = {
     "member", "customer", "routing", "zip", "postal", "http", "error", "status", "badge",
     "unit", "suite", "apt", "apartment", "stateroom", "cabin", "locker", "is",
 }  # fmt: skip
+
+# Words before a number that names a room or a unit: said in pairs ("room twelve oh four").
+_NAMED_NUMBER_BEFORE = {"room", "rm", "suite", "ste", "apt", "apartment", "office", "unit"}
 
 _FUNCTION_WORDS = {
     "of", "in", "on", "at", "to", "from", "per", "past", "round", "for", "with", "and", "or",
@@ -130,7 +137,7 @@ def say_address(text: str) -> str:
     symbols |= {"+": " plus ", "?": " question mark ", "=": " equals ", "#": " hash "}
     symbols |= {"&": " and ", "~": " tilde "}
     # A port (its number words lose their hyphens, which the symbols below would read).
-    text = re.sub(r":(\d+)", lambda p: " colon " + v.port(p[1]).replace("-", " ") + " ", text)
+    text = re.sub(r":(\d+)", lambda p: " colon " + v.in_pairs(p[1]).replace("-", " ") + " ", text)
     out = "".join(symbols.get(c, c) for c in text)
     out = re.sub(r"[A-Za-z]+", lambda w: ADDRESS_LABELS.get(w[0].lower(), w[0]), out)
     # A language or country subdomain ("en.wikipedia.org") is spelled.
@@ -152,7 +159,8 @@ def _say_url(m: re.Match[str]) -> str:
 
 
 def _say_ip(m: re.Match[str]) -> str:
-    return " dot ".join(v.digits(part) for part in m[0].split("."))
+    said = " dot ".join(v.digits(part) for part in m["ip"].split("."))
+    return said + (f" colon {v.in_pairs(m['port'])}" if m["port"] else "")
 
 
 def _say_file(m: re.Match[str]) -> str:
@@ -222,14 +230,23 @@ def _spell_code(text: str) -> str:
     return " ".join(out)
 
 
+_OFFER_WORDS = r"\b(?:promo|coupon|discount|voucher|offer|checkout)\b|\bcode\b.*\boff\b"
+
+
 def _say_alnum(m: re.Match[str]) -> str | None:
     """'14C' 'B12' '4B' 'Q3': a letter and a number; codes with several letters and digits
     ('K7Q2XP', '1Z', 'AA1', 'SN-4471-B') spelled out."""
     text = m[0]
     letters = re.findall(r"[A-Za-z]+", text)
     numbers = re.findall(r"\d+", text)
+    word = re.fullmatch(r"(?P<w>[A-Z]{4,})(?P<n>\d{1,3})", text)
+    if word and re.search(r"[AEIOU]", word["w"]) and re.search(_OFFER_WORDS, m.string, re.I):
+        return f"{word['w'].lower()} {v.cardinal(word['n'])}"  # "promo code SAVE20"
     if len(letters) == 1 and len(numbers) == 1 and len(letters[0]) == 1:
         number = numbers[0]
+        if len(number) in (3, 4) and previous_word(m).lower().strip(".:#") in _NAMED_NUMBER_BEFORE:
+            said = v.in_pairs(number)  # "Apt. 877A"
+            return f"{letters[0].upper()} {said}" if text[0].isalpha() else f"{said} {letters[0]}"
         said = v.digits(number) if len(number) > 3 or number.startswith("0") else v.cardinal(number)
         return f"{letters[0].upper()} {said}" if text[0].isalpha() else f"{said} {letters[0]}"
     return _spell_code(text)
@@ -276,10 +293,12 @@ def _say_code_number(m: re.Match[str]) -> str | None:
         return v.digits(n)
     if n.startswith("0") and len(n) > 1:
         return v.digits(n)
+    if len(n) in (3, 4) and prev.lower().strip(".:#") in _NAMED_NUMBER_BEFORE:
+        return v.in_pairs(n)  # "Room 1204", "Suite 102", "Apt. 1031"
     if re.fullmatch(r"[1-5]\d\d", n) and re.search(
         r"\b(?:http|status|response|returns?|returned)\b", m.string[: m.start()], re.I
     ):
-        return v.status_code(n)  # "status != 200": an HTTP status
+        return v.in_pairs(n)  # "status != 200": an HTTP status
     if len(n) >= 3 and any(w.strip(":,") in _CODE_WORDS - {"is", "number"} for w in words):
         return v.digits(n)
     if len(n) == 4 and words[-2:] in (["number", "is"], ["pin", "is"], ["code", "is"]):
@@ -320,8 +339,17 @@ def _say_money_range(m: re.Match[str], british: bool) -> str | None:
     if (first_scale and not scale) or (not first_scale and "." in m["a"] and not scale):
         return None  # "$4.50–$6.00": each price in full (the money rule)
     first = v.cardinal(m["a"].replace(",", ""), british)
-    first += f" {first_scale}" if first_scale else ""
-    said = f"{first} to {v.money(m['cur'], m['b'], scale, after_article(m), british)}"
+    first += f" {first_scale}" if first_scale and first_scale != scale else ""
+    before_noun = (
+        re.search(
+            r"\b(?:the|a|an|this|that|your|our)\s+$",
+            m.string[max(0, m.start() - 12) : m.start()],
+            re.I,
+        )
+        and re.match(r"\s+[a-z]+\b", m.string[m.end() :])
+        and not re.match(r"\s+(?:a|an|per|each|for|in|to|of)\b", m.string[m.end() :])
+    )
+    said = f"{first} to {v.money(m['cur'], m['b'], scale, bool(before_noun), british)}"
     if m["rate"]:
         said += " " + RATE_WORDS.get(m["rate"], f"per {m['rate']}")
     return said
@@ -399,6 +427,29 @@ def _say_slash(m: re.Match[str], british: bool) -> str | None:
     nxt = next_word(m).lower()
     if prev.rstrip(":") in ("score", "rated", "rating") or nxt in ("stars", "rating", "points"):
         return f"{v.cardinal(str(a))} out of {v.cardinal(str(b))}"
+    if (
+        re.search(
+            r"\b(?:exp|expires?|expiry|expiration|valid thru|good thru)\W*$",
+            m.string[: m.start()],
+            re.I,
+        )
+        and 1 <= a <= 12
+        and b > 12
+    ):
+        return (
+            f"{v.cardinal(str(a))} {v.cardinal(str(b))}"  # a card's expiry, "eleven twenty-seven"
+        )
+    if sentence_has(m, r"\b(odds|bookmakers?|bet|betting|favou?rite|longshot)\b"):
+        return f"{v.cardinal(str(a))} to {v.cardinal(str(b))}"  # "odds of 5/2"
+    if a + b == 100 and nxt.rstrip(".,;:!?") in (
+        "split",
+        "mix",
+        "blend",
+        "ratio",
+        "allocation",
+        "portfolio",
+    ):
+        return f"{v.cardinal(str(a))} {v.cardinal(str(b))}"  # "a 60/40 split"
     fraction_like = a < b and b in _FRACTION_BOTTOMS
     date_like = 1 <= (b if british else a) <= 12 and 1 <= (a if british else b) <= 31
     follows_date = re.search(r"\d{1,2}/\d{1,2}\s*[–-]\s*$", m.string[: m.start()]) is not None
@@ -430,8 +481,21 @@ def _is_year_context(m: re.Match[str], n: int) -> bool:
     words = before(m, 3)
     prev = words[-1] if words else ""
     nxt = after(m, 2)
-    if nxt and nxt[0] in _YEAR_AFTER:
+    if nxt and nxt[0].rstrip(".,;:!?") in _YEAR_AFTER:
         return True
+    second = re.match(r"\s+(?:and|to|with)\s+\d{4}\s+([a-z]+)", m.string[m.end() : m.end() + 40])
+    if second and _COUNTED_NOUN.fullmatch(second[1]):
+        return False  # "between 1500 and 1800 people"
+    if prev in ("between", "compare", "comparing", "vs", "vs.", "versus") or nxt[:1] in (
+        ["vs"],
+        ["vs."],
+        ["versus"],
+    ):
+        return True  # "between 1858 and 1996", "compare 1996 with 2003"
+    if prev == "with" and re.search(r"\bcompar\w*\s+\d{4}\s+with\s+$", m.string[: m.start()]):
+        return True
+    if prev in ("year", "years") and words[-2:-1] and words[-2] in _YEAR_KINDS:
+        return True  # "tax year 2020"
     counted = bool(nxt) and _COUNTED_NOUN.fullmatch(nxt[0]) is not None
     if prev == "of" and words[-2:-1] and words[-2] in _OF_YEAR:
         return not counted
@@ -464,7 +528,28 @@ def _say_bc_ad(m: re.Match[str], british: bool) -> str:
 
 
 def _say_short_year(m: re.Match[str]) -> str:
-    return v.cardinal(m["n"])
+    """ "'08" -> "oh eight", "'99" -> "ninety-nine"."""
+    return f"oh {v.cardinal(m['n'][1])}" if m["n"][0] == "0" else v.cardinal(m["n"])
+
+
+def _say_era_first(m: re.Match[str], british: bool) -> str:
+    """'AD 1454': the era first, then the year."""
+    return f"{_spaced(m['era'].replace('.', '').upper())} {v.year(int(m['n']), british)}"
+
+
+def _say_season(m: re.Match[str], british: bool) -> str | None:
+    """'1998/99', '2002/03': a season across two years, the second by its last two digits."""
+    first = int(m["y"])
+    if (first + 1) % 100 != int(m["s"]):
+        return None
+    second = m["s"]
+    said = f"oh {v.cardinal(second[1])}" if second[0] == "0" else v.cardinal(second)
+    return f"{v.year(first, british)} {said}"
+
+
+def _say_house_number(m: re.Match[str]) -> str:
+    """'1600 Oak Ave.', '190 Cedar St.': a street number is said in pairs."""
+    return v.in_pairs(m["n"])
 
 
 def _say_decade(m: re.Match[str]) -> str:
@@ -547,7 +632,8 @@ def _say_version(m: re.Match[str]) -> str | None:
     else:
         return None
     if m["suffix"]:
-        said += " " + re.sub(r"[.-]", " ", m["suffix"]).strip()
+        suffix = re.sub(r"\brc", "R C ", re.sub(r"[.-]", " ", m["suffix"]).strip())
+        said += " " + suffix
         said = re.sub(r"\d+", lambda d: v.cardinal(d[0]), said)
     return said
 
@@ -606,7 +692,8 @@ def _unit_singular(m: re.Match[str]) -> bool:
     counted = re.search(
         r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+$", m.string[: m.start()]
     )
-    if before_noun and ("-" in m[0][len(m["n"]) :] or m["dot"] or counted):
+    plural_noun = following is not None and re.fullmatch(r"[a-z]+[^su]s", following[1]) is not None
+    if before_noun and ("-" in m[0][len(m["n"]) :] or (m["dot"] and plural_noun) or counted):
         # Joined to its number by a hyphen, or an abbreviation's period before a noun.
         return True
     determiner = re.search(r"\b(the|this|that|each|every|per|one)\s+$", m.string[: m.start()], re.I)
@@ -710,7 +797,9 @@ def _say_direction(m: re.Match[str]) -> str:
 
 def _say_comparison(m: re.Match[str]) -> str:
     said = SYMBOLS[m[0].strip()]
-    prev = previous_word(m).lower()
+    # The word before, looked for near the sign only: a long run of comparisons stays linear.
+    near = re.search(r"([\w.'’#&]+)\W*$", m.string[max(0, m.start() - 40) : m.start()])
+    prev = near[1].lower() if near else ""
     if said.startswith("is ") and (
         prev in ("is", "are", "was", "be", "were") or not prev or article_before(m)
     ):
@@ -720,11 +809,7 @@ def _say_comparison(m: re.Match[str]) -> str:
 
 def _say_approx(m: re.Match[str]) -> str:
     prev = previous_word(m).lower()
-    return (
-        " approximately "
-        if prev in ("is", "was", "are", "") or prev.isdigit()
-        else " is approximately "
-    )
+    return " approximately " if prev in ("is", "was", "are", "") else " is approximately "
 
 
 def _say_power(m: re.Match[str]) -> str:
@@ -740,7 +825,7 @@ def _say_initialism(m: re.Match[str]) -> str:
 
 
 def _abbreviation(m: re.Match[str]) -> str:
-    if m[0].lower() == "est." and re.match(r"\s*(?:in\s)?\d", m.string[m.end() :]):
+    if m[0].lower() == "est." and re.match(r"\s*(?:in\s)?(?:1\d{3}|20\d\d)\b", m.string[m.end() :]):
         return "established"  # "est. 1921"
     return ABBREVIATIONS[m[0]]
 
@@ -771,6 +856,16 @@ def _say_bare_day(m: re.Match[str]) -> str | None:
     if day in _ONLY_DAYS or beside or label or _DATE_AFTER.match(after):
         return DAY_ABBR[day]
     return None
+
+
+_SHORT_DAYS = {d[:2]: d for d in DAYS}
+_OTHER_DAY = re.compile(r"\b(?:" + _ANY_DAY + r"|M[–-]F)\b")
+
+
+def _say_short_day(m: re.Match[str]) -> str | None:
+    """'M–F 9–6 and Sa 10–4': a two-letter day beside other days, before its hours."""
+    rest = m.string[: m.start()] + m.string[m.end() :]
+    return _SHORT_DAYS[m["d"]] if _OTHER_DAY.search(rest) else None
 
 
 def _say_weekday_span(m: re.Match[str]) -> str:
@@ -847,7 +942,7 @@ def _say_state(m: re.Match[str]) -> str | None:
 
 def _say_port(m: re.Match[str]) -> str:
     """'traffic goes to :443': a port on its own."""
-    return "port " + v.port(m["p"])
+    return "port " + v.in_pairs(m["p"])
 
 
 def _say_scheme(m: re.Match[str]) -> str:
@@ -921,7 +1016,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
             r"|uk|us|ca|de|me|tv|ly|so|xyz|cloud|tech|site)(?:/[^\s]*[^\s.,;:!?)\]'\"”’])?",
             _say_url,
         ),
-        _r("ip", r"\d{1,3}(?:\.\d{1,3}){3}", _say_ip),
+        _r("ip", r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?::(?P<port>\d{2,5}))?", _say_ip),
         _r("keys", _KEY_COMBO, _say_keys, flags=re.IGNORECASE),
         *technical_rules(british),
         _r(
@@ -936,7 +1031,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r(
             "port-number",
             r"(?P<w>port(?: to| is| of)?|listens on|listening on)\s`?(?P<p>\d{2,5})`?",
-            lambda m: f"{m['w']} {v.port(m['p'])}",
+            lambda m: f"{m['w']} {v.in_pairs(m['p'])}",
             flags=re.IGNORECASE,
         ),
         _r("scheme", r"(?P<s>https?|s?ftp)://(?=[\s,.;:!?)]|$)", _say_scheme, bounded=False),
@@ -984,6 +1079,14 @@ def rules(british: bool) -> tuple[Rule, ...]:
             b(_numeric_date),
         ),
         _r("month-year-numeric", r"(?P<a>\d{1,2})/(?P<y>\d{4})", b(_say_month_year)),
+        _r("season", r"(?P<y>(?:19|20)\d\d)/(?P<s>\d\d)", b(_say_season)),
+        _r(
+            "house-number",
+            r"(?P<n>\d{3,4})(?=\s(?:[A-Z][a-z]+\s){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd"
+            r"|Boulevard|Dr|Drive|Ln|Lane|Way|Pl|Place|Ct|Court|Pkwy|Parkway|Hwy|Highway|Ter"
+            r"|Terrace|Sq|Square)\b)",
+            _say_house_number,
+        ),
         _r(
             "month-range",
             r"(?P<a>"
@@ -1078,6 +1181,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
             b(_say_bc_ad),
         ),
         _r("short-year", r"['’](?P<n>\d\d)", _say_short_year),
+        _r("era-first", r"(?P<era>AD|A\.D\.|CE)\s(?P<n>\d{3,4})", b(_say_era_first)),
         _r(
             "version",
             r"(?P<prefix>[vV])?(?P<v>(?<=[vV])\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*)"
@@ -1148,6 +1252,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("day-pair", r"(?P<a>" + _ANY_DAY + r")\.?/(?P<b>" + _ANY_DAY + r")\.?", _say_day_pair),
         _r("bare-day", r"(?P<day>" + _keys(DAY_ABBR) + r")", _say_bare_day),
         _r("weekday-span", r"M[–-]F", _say_weekday_span),
+        _r("short-day", r"(?P<d>Mo|Tu|We|Th|Fr|Sa|Su)(?=\s\d)", _say_short_day),
         _r("month-abbr", r"(?P<mon>" + _keys(MONTH_ABBR) + r")\.(?=\s)", _say_month_abbr),
         _r("initialism", r"(?:[A-Z]\.){2,}", _say_initialism),
         _r("abbreviation", r"(?:" + _keys(ABBREVIATIONS) + r")", _abbreviation),
@@ -1157,11 +1262,10 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("time-zone", r"(?:" + _keys(TIME_ZONES) + r")", _say_time_zone),
         _r(
             "implicit-times",
-            r"(?<=\b[A-Z])\((?=[^)]*[-+*/][^)]*\))",
+            r"(?<=\b[A-Z])\((?=[^()+*/-]{0,60}[-+*/][^()]{0,60}\))",
             lambda m: " times (",
             bounded=False,
         ),
-        _r("big-o", r"O\((?P<x>[^)]+)\)", lambda m: f"O of {m['x']}"),
         _r("power", r"\^(?P<e>[-−+]?\w+)", _say_power, bounded=False),
         # Any exponent after a single letter, a digit or a bracket ("x⁻¹", "(a+b)⁴");
         # squared and cubed anywhere ("cm²"), but never a footnote's mark after a word.

@@ -44,25 +44,17 @@ def year(number: int, british: bool = False) -> str:
     return _words(num2words(number, to="year"), british).replace("oh-", "oh ")
 
 
-def port(number: str) -> str:
-    """A network port as people say it: '8080' -> 'eighty eighty', '5432' -> 'fifty-four
-    thirty-two', '443' -> 'four forty-three', '3000' -> 'three thousand', '27017' digit by
-    digit."""
-    if len(number) == 4 and not number.endswith("00") and not number.startswith("0"):
+def in_pairs(number: str) -> str:
+    """A number named rather than counted, said in pairs as people say room numbers,
+    addresses, ports and HTTP statuses: '8080' -> 'eighty eighty', '1164' -> 'eleven
+    sixty-four', '4200' -> 'forty-two hundred', '443' -> 'four forty-three', '404' -> 'four
+    oh four', '300' and '3000' as counted; longer numbers digit by digit."""
+    if len(number) == 4 and not number.startswith("0") and not number.endswith("000"):
         return year(int(number))
-    if len(number) == 3 and not number.endswith("00") and number[1] != "0":
-        return f"{cardinal(number[0])} {cardinal(number[1:])}"
-    return cardinal(number) if len(number) <= 4 else digits(number)
-
-
-def status_code(number: str) -> str:
-    """An HTTP status as developers say it: '200' -> 'two hundred', '404' -> 'four oh
-    four', '429' -> 'four twenty-nine'."""
-    if number.endswith("00"):
-        return cardinal(number)
-    if number[1] == "0":
-        return f"{cardinal(number[0])} oh {cardinal(number[2])}"
-    return f"{cardinal(number[0])} {cardinal(number[1:])}"
+    if len(number) == 3 and not number.startswith("0") and not number.endswith("00"):
+        tail = f"oh {cardinal(number[2])}" if number[1] == "0" else cardinal(number[1:])
+        return f"{cardinal(number[0])} {tail}"
+    return cardinal(number) if len(number) <= 4 and not number.startswith("0") else digits(number)
 
 
 def plural(count: str, singular: str, many: str) -> str:
