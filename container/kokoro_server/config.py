@@ -101,14 +101,18 @@ class Settings:
     first_clause_min_chars: int = 20
     # Pacing (engine/pacing.py): every model call is cut to its audible span (a window of
     # trim_window_ms whose RMS reaches trim_threshold_dbfs, plus trim_lead_ms before and
-    # trim_tail_ms after, with trim_fade_ms ramps), then each piece gets the pause its ending
-    # calls for. pacing False: the model's own silence, no pauses (to compare).
+    # trim_tail_ms after, and on to the last window within trim_release_ms after it that
+    # reaches trim_release_dbfs: a final stop's burst, a fading fricative; with trim_fade_ms
+    # ramps), then each piece gets the pause its ending calls for. pacing False: the model's
+    # own silence, no pauses (to compare).
     pacing: bool = True
     trim_threshold_dbfs: float = -50.0
     trim_window_ms: float = 5.0
     trim_lead_ms: float = 15.0
     trim_tail_ms: float = 40.0
     trim_fade_ms: float = 5.0
+    trim_release_dbfs: float = -70.0
+    trim_release_ms: float = 200.0
     pause_sentence_ms: float = 400.0  # after . ! and the like
     pause_question_ms: float = 450.0  # after a ?
     pause_paragraph_ms: float = 600.0  # at a line break: paragraphs, list items
@@ -159,6 +163,8 @@ class Settings:
             trim_lead_ms=_env_float("KOKORO_TRIM_LEAD_MS", cls.trim_lead_ms),
             trim_tail_ms=_env_float("KOKORO_TRIM_TAIL_MS", cls.trim_tail_ms),
             trim_fade_ms=_env_float("KOKORO_TRIM_FADE_MS", cls.trim_fade_ms),
+            trim_release_dbfs=_env_float("KOKORO_TRIM_RELEASE_DBFS", cls.trim_release_dbfs),
+            trim_release_ms=_env_float("KOKORO_TRIM_RELEASE_MS", cls.trim_release_ms),
             pause_sentence_ms=_env_float("KOKORO_PAUSE_SENTENCE_MS", cls.pause_sentence_ms),
             pause_question_ms=_env_float("KOKORO_PAUSE_QUESTION_MS", cls.pause_question_ms),
             pause_paragraph_ms=_env_float("KOKORO_PAUSE_PARAGRAPH_MS", cls.pause_paragraph_ms),

@@ -80,6 +80,59 @@ def test_the_audio_is_a_whole_number_of_milliseconds():
         assert paced.audio.size % 24 == 0
 
 
+def voiced_closure_burst(burst_dbfs: float, closure_ms: float = 50.0) -> tuple[np.ndarray, int]:
+    """A word ending in a stop: voicing, the closure's silence, a 15 ms noise burst at
+    `burst_dbfs` RMS (its release), then the model's 700 ms of silence. Also: where the burst
+    ends (samples)."""
+    rng = np.random.default_rng(7)
+    noise = rng.standard_normal(15 * 24)
+    noise *= 10 ** (burst_dbfs / 20) / np.sqrt(np.mean(noise**2))
+    voiced = burst(270, 300, closure_ms)
+    return np.concatenate([voiced, noise, np.zeros(700 * 24)]).astype(np.float32), (
+        voiced.size + noise.size
+    )
+
+
+# -30 dBFS: louder than the line windows are judged by; -60 dBFS: what the real model's
+# final /p/ and /t/ bursts measure (bench/trim_audit.py), quieter than that line.
+@pytest.mark.parametrize("burst_dbfs", [-30.0, -60.0])
+@pytest.mark.parametrize("closure_ms", [40.0, 60.0])
+def test_a_final_stops_burst_after_its_closure_is_kept(burst_dbfs, closure_ms):
+    audio, burst_end = voiced_closure_burst(burst_dbfs, closure_ms)
+    paced = pace(audio, None, Pacing(), "sentence")
+    lead_cut = round(paced.lead_cut_ms * 24)
+    kept = paced.audio[: paced.audio.size - round(paced.pause_ms * 24)]
+    # The burst is there sample for sample (the fade falls after it) ...
+    assert lead_cut + kept.size >= burst_end + 5 * 24
+    burst_start = burst_end - 15 * 24
+    assert np.array_equal(
+        kept[burst_start - lead_cut : burst_end - lead_cut], audio[burst_start:burst_end]
+    )
+    assert paced.cut_peak_dbfs == -math.inf  # only silence was cut
+    # ... and the model's long silence after it is still cut.
+    assert kept.size <= (15 + 300 + closure_ms + 15 + 40) * 24
+
+
+def test_what_is_below_the_release_level_or_beyond_its_reach_is_still_cut():
+    # The model's own silence (about -85 dBFS) after the sound is not a release.
+    audio, _ = voiced_closure_burst(-85.0)
+    paced = pace(audio, None, Pacing(), "sentence")
+    assert paced.audio.size == (15 + 300 + 40 + 400) * 24
+    assert -95.0 < paced.cut_peak_dbfs < -70.0
+    # A release 250 ms after the last sound lies beyond the 200 ms reach: cut, so a stray
+    # noise cannot hold back the pause.
+    late, _ = voiced_closure_burst(-60.0, closure_ms=250.0)
+    paced = pace(late, None, Pacing(), "sentence")
+    assert paced.audio.size == (15 + 300 + 40 + 400) * 24
+    assert paced.cut_peak_dbfs > -60.0
+    # The reach and the level are settings: with no reach, the tail alone is kept.
+    near, _ = voiced_closure_burst(-60.0)
+    assert (
+        pace(near, None, Pacing(release_ms=0.0), "sentence").audio.size
+        == (15 + 300 + 40 + 400) * 24
+    )
+
+
 def test_cut_edges_fade_and_uncut_edges_stay_as_they_were():
     loud_from_start = burst(0, 300, 0)
     paced = pace(loud_from_start, None, Pacing(pauses_ms=dict.fromkeys(ENDINGS, 0.0)), "hard")
@@ -148,6 +201,8 @@ def test_silent_audio_gives_nothing_not_even_the_pause():
         {"threshold_dbfs": 3.0},
         {"window_ms": 0.0},
         {"lead_ms": -1.0},
+        {"release_dbfs": -40.0},  # louder than the threshold
+        {"release_ms": 1500.0},
         {"pauses_ms": {"sentence": 400.0}},
         {"pauses_ms": dict.fromkeys(ENDINGS, -5.0)},
     ],

@@ -9,9 +9,14 @@ what separates two pieces is the pause after the first).
 
 Audible: a window of `window_ms` whose RMS reaches `threshold_dbfs` (full scale = 1.0). The
 kept span runs from `lead_ms` before the first audible window to `tail_ms` after the last,
-so the onset and the release (a breath, a fading fricative) stay whole; `fade_ms` ramps at
-both cut edges keep the cut from clicking. Several calls of one piece (over 510 phonemes)
-are trimmed alike and joined with the pause of what ended each call (`Speech.joins`).
+so the onset and the decay stay whole. A word's release can be quieter than that line and
+come later: a final stop's burst follows its closure (40-100 ms of near silence) at about
+-60 dBFS, a fricative fades below -50 dBFS for tens of milliseconds. So the span also runs
+to the last window within `release_ms` after the last audible one whose RMS reaches
+`release_dbfs` (well above the model's own silence, about -85 dBFS), plus the fade. The
+`fade_ms` ramps at both cut edges keep the cut from clicking. Several calls of one piece
+(over 510 phonemes) are trimmed alike and joined with the pause of what ended each call
+(`Speech.joins`).
 
 Word times follow every cut: a time inside a kept span moves with it, a time in a cut
 silence moves to the nearest kept edge, so words stay in order, non-overlapping and inside
@@ -59,6 +64,8 @@ class Pacing:
     lead_ms: float = 15.0
     tail_ms: float = 40.0
     fade_ms: float = 5.0
+    release_dbfs: float = -70.0
+    release_ms: float = 200.0
     pauses_ms: Mapping[str, float] = field(default_factory=lambda: _pauses(Settings()))
 
     def __post_init__(self) -> None:
@@ -66,7 +73,18 @@ class Pacing:
             raise ValueError(f"trim threshold must be in [-120, 0) dBFS, got {self.threshold_dbfs}")
         if not 0.0 < self.window_ms <= 100.0:
             raise ValueError(f"trim window must be in (0, 100] ms, got {self.window_ms}")
-        for name, value in (("lead", self.lead_ms), ("tail", self.tail_ms), ("fade", self.fade_ms)):
+        if not -120.0 <= self.release_dbfs <= self.threshold_dbfs:
+            raise ValueError(
+                f"trim release level must be in [-120, {self.threshold_dbfs}] dBFS (at most the "
+                f"threshold), got {self.release_dbfs}"
+            )
+        margins = (
+            ("lead", self.lead_ms),
+            ("tail", self.tail_ms),
+            ("fade", self.fade_ms),
+            ("release", self.release_ms),
+        )
+        for name, value in margins:
             if not 0.0 <= value <= 1000.0:
                 raise ValueError(f"trim {name} must be in [0, 1000] ms, got {value}")
         if set(self.pauses_ms) != set(ENDINGS):
@@ -84,6 +102,8 @@ class Pacing:
             lead_ms=settings.trim_lead_ms,
             tail_ms=settings.trim_tail_ms,
             fade_ms=settings.trim_fade_ms,
+            release_dbfs=settings.trim_release_dbfs,
+            release_ms=settings.trim_release_ms,
             pauses_ms=_pauses(settings),
         )
 
@@ -102,18 +122,33 @@ class Paced:
     cut_peak_dbfs: float  # the loudest sample of all that was cut (-inf: nothing was)
 
 
-def audible_span(audio: np.ndarray, threshold_dbfs: float, window: int) -> tuple[int, int] | None:
-    """[start, end) of the windows whose RMS reaches the threshold; None if none does."""
+def _loud_windows(audio: np.ndarray, level_dbfs: float, window: int) -> np.ndarray:
+    """Indices of the windows (from the first sample; the last one zero-padded) whose RMS
+    reaches the level."""
     if audio.size == 0:
-        return None
+        return np.zeros(0, np.intp)
     count = -(-audio.size // window)
     padded = np.zeros(count * window, np.float64)
     padded[: audio.size] = audio
     power = np.mean(padded.reshape(count, window) ** 2, axis=1)
-    loud = np.flatnonzero(power >= 10.0 ** (threshold_dbfs / 10.0))
+    return np.flatnonzero(power >= 10.0 ** (level_dbfs / 10.0))
+
+
+def audible_span(audio: np.ndarray, threshold_dbfs: float, window: int) -> tuple[int, int] | None:
+    """[start, end) of the windows whose RMS reaches the threshold; None if none does."""
+    loud = _loud_windows(audio, threshold_dbfs, window)
     if loud.size == 0:
         return None
     return int(loud[0]) * window, min(audio.size, (int(loud[-1]) + 1) * window)
+
+
+def release_end(audio: np.ndarray, end: int, release_dbfs: float, window: int, reach: int) -> int:
+    """Where the release after the audible span ends: the end of the last window within
+    `reach` samples after `end` whose RMS reaches `release_dbfs`; `end` if none does."""
+    quiet = _loud_windows(audio[end : end + reach], release_dbfs, window)
+    if quiet.size == 0:
+        return end
+    return min(audio.size, end + (int(quiet[-1]) + 1) * window)
 
 
 def _samples(ms: float) -> int:
@@ -174,6 +209,7 @@ def pace(
         raise ValueError(f"{len(joins)} joins for {len(lengths)} calls")
     window = max(1, _samples(pacing.window_ms))
     lead, tail, fade = _samples(pacing.lead_ms), _samples(pacing.tail_ms), _samples(pacing.fade_ms)
+    reach = _samples(pacing.release_ms)
     parts: list[np.ndarray] = []
     cut: list[np.ndarray] = []
     kept: list[_Kept] = []
@@ -182,9 +218,11 @@ def pace(
     for number, length in enumerate(lengths):
         call = audio[call_start : call_start + length]
         span = audible_span(call, pacing.threshold_dbfs, window)
-        start, end = (
-            (0, 0) if span is None else (max(0, span[0] - lead), min(length, span[1] + tail))
-        )
+        start, end = 0, 0
+        if span is not None:
+            released = release_end(call, span[1], pacing.release_dbfs, window, reach)
+            # The ramp falls after the release, on the quiet side: the burst stays whole.
+            start, end = max(0, span[0] - lead), min(length, max(span[1] + tail, released + fade))
         parts.append(_faded(call[start:end], fade, start > 0, end < length))
         cut += [call[:start], call[end:]]
         kept.append(_Kept(call_start + start, end - start, position, call_start + length))
