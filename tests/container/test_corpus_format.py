@@ -78,8 +78,11 @@ LEGACY_CLASSES = frozenset(
     }
 )
 LANGUAGE_CLASSES = frozenset(
-    ("cardinal", "decimal", "ordinal", "currency", "date", "time", "percent", "year", "digits")
-)
+    (
+        "cardinal", "decimal", "ordinal", "currency", "date", "time", "percent", "year",
+        "digits", "abbreviation",
+    )
+)  # fmt: skip
 LANGUAGES = ("es", "fr", "it", "pt-br", "hi", "ja", "zh")
 # What every per-language file must cover (issue 23 item 5).
 LANGUAGE_MUST_COVER = frozenset({"cardinal", "currency", "date", "time"})

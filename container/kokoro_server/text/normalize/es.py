@@ -1,4 +1,4 @@
-"""Spanish: prices, percentages, times, day-first dates and numbers in Spanish words."""
+"""Spanish: prices, percentages, times, day-first dates, ranges, days and numbers in Spanish."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
-from kokoro_server.text.normalize.locale_rules import Locale
+from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
 
@@ -26,6 +26,22 @@ def _time(hour: int, minute: int) -> str:
     return f"{said} y {_n(minute)}"
 
 
+def _span_time(hour: int, minute: int) -> str:
+    """An end of a span of hours: "de nueve a catorce" (no "en punto", no "horas")."""
+    return ("una" if hour == 1 else _n(hour)) if minute == 0 else _time(hour, minute)
+
+
+def _twelve_hour(hour: int, minute: int, pm: bool) -> str:
+    """A twelve-hour time ("10:30 a. m."): the time and the part of the day it is in ("diez y
+    media de la mañana")."""
+    said = _span_time(hour, minute)
+    if pm:
+        part = "del mediodía" if hour == 12 else "de la tarde" if hour < 8 else "de la noche"
+    else:
+        part = "de la noche" if hour == 12 else "de la madrugada" if hour < 6 else "de la mañana"
+    return f"{said} {part}"
+
+
 def _before_noun(said: str) -> str:
     """'veintiuno euros' is said 'veintiún euros', 'uno' 'un'."""
     said = re.sub(r"\b(primero|tercero)$", lambda m: m[1][:-1], said)  # "tercer piso"
@@ -38,8 +54,10 @@ def _date(day: int, month: str, year: int | None) -> str:
 
 
 def _feminine(said: str) -> str:
-    said = re.sub(r"ientos\b", "ientas", said)
-    return re.sub(r"\buno$", "una", re.sub(r"iuno$", "iuna", said))
+    """The feminine ("doscientas personas"); millions stay masculine ("doscientos millones")."""
+    millions, tail = re.match(r"(.*\bmill(?:ón|ones)\b ?)?(.*)", said).groups()  # type: ignore[union-attr]
+    tail = re.sub(r"ientos\b", "ientas", tail)
+    return (millions or "") + re.sub(r"\buno$", "una", re.sub(r"iuno$", "iuna", tail))
 
 
 def _ordinal(number: int, suffix: str) -> str:
@@ -88,6 +106,9 @@ SPANISH = Locale(
         "k": ("mil", "mil"),
         "M": ("millón", "millones"),
         "bn": ("mil millones", "mil millones"),
+        "mil": ("mil", "mil"),
+        "millón": ("millón", "millones"),
+        "millones": ("millón", "millones"),
     },
     of_word="de",
     say_time=_time,
@@ -97,6 +118,46 @@ SPANISH = Locale(
     ordinal_words=_ordinal,
     feminine=_feminine,
     before_noun=_before_noun,
+    calendar=Calendar(
+        weekdays=("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+        weekday_abbreviations=indexed("lun mar mié|miér|mie jue vie sáb|sab dom"),
+        month_abbreviations=indexed("ene feb mar abr may jun jul ago sep|sept|set oct nov dic"),
+        weekday_span=("de", "a"),
+        month_span=("de", "a"),
+        list_words=("y", "e", "o", "u"),
+        weekday_letters="LMXJVSD",
+    ),
+    range_to_after={"del": "al", "entre": "y"},
+    prepositions=word_set(
+        "de del desde en por para a al entre hasta sobre hacia el la los las un una unos unas y o"
+    ),
+    span_time=_span_time,
+    hour_cues=word_set(
+        "horario horarios abierto abierta abiertos abiertas abrimos atendemos atención"
+    ),
+    dot_time_after=frozenset({"las", "la"}),
+    twelve_hour=_twelve_hour,
+    units={"pb": ("punto básico", "puntos básicos")},
+    # "por ejemplo" is set off by commas, as the language's punctuation sets it.
+    abbreviations={
+        "aprox.": "aproximadamente",
+        "pág.": "página",
+        "págs.": "páginas",
+        "tel.": "teléfono",
+        "telf.": "teléfono",
+        "tfno.": "teléfono",
+        "avda.": "avenida",
+        "incl.": "incluido",
+        "p. ej.": "por ejemplo,",
+        "n.º": "número",
+        "nº": "número",
+        "etc.": "etcétera",
+        "sr.": "señor",
+        "sra.": "señora",
+        "dr.": "doctor",
+        "dra.": "doctora",
+    },
+    phone_cues=r"tel\.|telf\.|tfno\.|teléfono|móvil|llámanos al|llama al",
 )
 
 

@@ -1,11 +1,11 @@
-"""French: prices, percentages, times (14h30), day-first dates and numbers in French words."""
+"""French: prices, percentages, times (14h30), day-first dates, ranges, days and numbers."""
 
 from __future__ import annotations
 
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
-from kokoro_server.text.normalize.locale_rules import Locale
+from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
 
@@ -14,7 +14,7 @@ def _n(number: int) -> str:
 
 
 def _time(hour: int, minute: int) -> str:
-    said = "une heure" if hour == 1 else f"{_n(hour)} heures"
+    said = "une heure" if hour == 1 else "zéro heure" if hour == 0 else f"{_n(hour)} heures"
     return said if minute == 0 else f"{said} {_n(minute)}"
 
 
@@ -51,6 +51,9 @@ FRENCH = Locale(
         "$": ("dollar", "dollars", "cent", "cents"),
         "USD": ("dollar", "dollars", "cent", "cents"),
         "CA$": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+        "$ CA": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+        "$CA": ("dollar canadien", "dollars canadiens", "cent", "cents"),
+        "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
         "CHF": ("franc suisse", "francs suisses", "centime", "centimes"),
         "£": ("livre", "livres", "penny", "pence"),
         "GBP": ("livre", "livres", "penny", "pence"),
@@ -74,6 +77,37 @@ FRENCH = Locale(
     ordinal_suffixes=r"er|re|ère|e|ème",
     minus="moins",
     ordinal_words=_ordinal,
+    calendar=Calendar(
+        weekdays=("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
+        weekday_abbreviations=indexed("lun mar mer jeu ven sam dim"),
+        # "mars", "mai", "juin", "août" are written whole.
+        month_abbreviations=indexed("janv févr|fév - avr - - juil - sept oct nov déc"),
+        weekday_span=("du", "au"),
+        month_span=("de", "à"),
+        list_words=("et", "ou"),
+    ),
+    range_to="à",
+    range_to_after={"entre": "et"},
+    prepositions=word_set(
+        "de du des d à au aux en par pour entre le la les l un une et ou sur vers"
+    ),
+    time_span=("de", "de", "à", "à"),
+    hour_cues=word_set("horaires horaire ouvert ouverte ouverts ouvertes"),
+    units={"pb": ("point de base", "points de base")},
+    abbreviations={
+        "env.": "environ",
+        "p. ex.": "par exemple",
+        "p.ex.": "par exemple",
+        "tél.": "téléphone",
+        "n°": "numéro",
+        "nº": "numéro",
+        "etc.": "et cetera",
+        "mme": "madame",
+        "mlle": "mademoiselle",
+    },
+    phone_cues=r"tél\.|tel\.|téléphone|portable",
+    phone_pairs=True,
+    roman_ordinals=True,
 )
 
 

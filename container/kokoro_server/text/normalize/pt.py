@@ -1,4 +1,5 @@
-"""Brazilian Portuguese: prices (R$), percentages, times, day-first dates and numbers."""
+"""Brazilian Portuguese: prices (R$), percentages, times, day-first dates, ranges, days and
+numbers."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
-from kokoro_server.text.normalize.locale_rules import Locale
+from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
 
@@ -29,8 +30,10 @@ def _date(day: int, month: str, year: int | None) -> str:
 
 
 def _feminine(said: str) -> str:
-    said = re.sub(r"entos\b", "entas", said)
-    return re.sub(r"\bdois$", "duas", re.sub(r"\bum$", "uma", said))
+    """The feminine ("duzentas pessoas"); millions stay masculine ("duzentos milhões")."""
+    millions, tail = re.match(r"(.*\b(?:mi|bi)lh(?:ão|ões)\b ?)?(.*)", said).groups()  # type: ignore[union-attr]
+    tail = re.sub(r"entos\b", "entas", tail)
+    return (millions or "") + re.sub(r"\bdois$", "duas", re.sub(r"\bum$", "uma", tail))
 
 
 def _ordinal(number: int, suffix: str) -> str:
@@ -87,6 +90,52 @@ PORTUGUESE = Locale(
     minus="menos",
     ordinal_words=_ordinal,
     feminine=_feminine,
+    cardinal=_n,
+    calendar=Calendar(
+        weekdays=("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo"),
+        weekday_abbreviations=indexed("seg ter qua qui sex sáb|sab dom"),
+        month_abbreviations=indexed("jan fev mar abr mai jun jul ago set out nov dez"),
+        weekday_span=("de", "a"),
+        month_span=("de", "a"),
+        list_words=("e", "ou"),
+        plural_after=word_set("às as nas aos os nos"),
+        weekday_plurals=(
+            "segundas",
+            "terças",
+            "quartas",
+            "quintas",
+            "sextas",
+            "sábados",
+            "domingos",
+        ),
+    ),
+    range_to_after={"entre": "e", "do": "ao", "dos": "aos", "das": "às", "da": "à"},
+    prepositions=word_set(
+        "de do da dos das em no na nos nas por para a ao à às entre até o os as um uma e ou cerca"
+    ),
+    time_span=("das", "da", "às", "à"),
+    hour_cues=word_set(
+        "horário aberto aberta abertos abertas funcionamento atendimento expediente"
+    ),
+    units={"pb": ("ponto-base", "pontos-base")},
+    # "por exemplo" is set off by commas, as the language's punctuation sets it.
+    abbreviations={
+        "aprox.": "aproximadamente",
+        "pág.": "página",
+        "págs.": "páginas",
+        "tel.": "telefone",
+        "p. ex.": "por exemplo,",
+        "p.ex.": "por exemplo,",
+        "nº": "número",
+        "n.º": "número",
+        "av.": "avenida",
+        "etc.": "etcétera",
+        "sr.": "senhor",
+        "sra.": "senhora",
+        "dr.": "doutor",
+        "dra.": "doutora",
+    },
+    phone_cues=r"tel\.|telefone|cel\.|celular|whatsapp|ligue para|fone",
 )
 
 

@@ -1,0 +1,214 @@
+"""A language's words and formats (`Locale`), and numbers and prices said in them.
+
+Shared by Spanish, French, Italian and Portuguese (the languages num2words speaks): each
+module gives a `Locale`; the rules (locale_rules.py, locale_spans.py) read with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from num2words import num2words
+
+
+def word_set(words: str) -> frozenset[str]:
+    """The space-separated words as a set (tables of small words read better as one line)."""
+    return frozenset(words.split())
+
+
+def indexed(names: str) -> dict[str, int]:
+    """Each name's place: "lun mar mié|mie" -> {"lun": 0, "mar": 1, "mié": 2, "mie": 2}, the
+    other spellings of one name after a bar, "-" for a place with no abbreviation."""
+    return {
+        spelling: i
+        for i, name in enumerate(names.split())
+        for spelling in name.split("|")
+        if spelling != "-"
+    }
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """Day and month names, their abbreviations, and how a span of them is said."""
+
+    weekdays: tuple[str, ...]  # Monday first
+    weekday_abbreviations: dict[str, int]  # "lun" -> 0 (written with or without a period)
+    month_abbreviations: dict[str, int]  # "ene" -> 0
+    weekday_span: tuple[str, str]  # "del lunes al viernes": ("du", "au")
+    month_span: tuple[str, str]  # ("de", "à")
+    list_words: tuple[str, ...]  # words joining a list of days ("y", "o")
+    weekday_letters: str = ""  # one letter a day, Monday first ("LMXJVSD")
+    # Days said in the plural after these words ("às terças": on Tuesdays) and their plurals.
+    plural_after: frozenset[str] = frozenset()
+    weekday_plurals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Locale:
+    lang: str  # num2words' name
+    months: tuple[str, ...]
+    # symbol or code -> (one, many, sub-unit one, sub-unit many)
+    currencies: dict[str, tuple[str, str, str, str]]
+    percent: str
+    and_word: str  # joins units and sub-units ("diez euros con cincuenta")
+    point: dict[str, str]  # decimal separator as written -> word
+    scales: dict[str, tuple[str, str]]  # suffix -> (one, many), said before the currency
+    of_word: str  # "dos millones de euros"
+    say_time: Callable[[int, int], str]
+    say_date: Callable[[int, str, int | None], str]  # day, month name, year
+    ordinal_suffixes: str  # regex of written ordinal endings ("º|ª|er|e")
+    minus: str
+    calendar: Calendar
+    # The number's feminine form, said before a feminine noun ("doscientas personas").
+    feminine: Callable[[str], str] | None = None
+    # The number's form before a noun ("veintiuno" -> "veintiún euros").
+    before_noun: Callable[[str], str] = field(default=lambda said: said)
+    cents_named: bool = True  # "un euro e venti": Italian leaves the cents unnamed
+    ordinal_words: Callable[[int, str], str] = field(default=lambda n, s: "")
+    # A whole number in words, where the language's usage differs from num2words'.
+    cardinal: Callable[[int], str] | None = None
+    # Ranges ("3–5 %"): the word between the ends, or the one a preceding word calls for
+    # ("del 3 al 5"); "and" after "between" ("entre 3 y 5").
+    range_to: str = "a"
+    range_to_after: dict[str, str] = field(default_factory=dict)
+    # The word that opens a range of amounts where no preposition does ("da 800 a 1.200 €").
+    range_from: str = ""
+    prepositions: frozenset[str] = frozenset()
+    # A span of clock times: (from, from one o'clock, to, to one o'clock) ("dalle", "dall'"...).
+    time_span: tuple[str, str, str, str] = ("de", "de", "a", "a")
+    span_time: Callable[[int, int], str] | None = None  # a time as an end of a span
+    hour_cues: frozenset[str] = frozenset()  # words that make "9–19" a span of hours
+    dot_time_after: frozenset[str] = frozenset()  # "alle 10.30": a time after these words
+    twelve_hour: Callable[[int, int, bool], str] | None = None  # "10:30 a. m." (pm: True)
+    units: dict[str, tuple[str, str]] = field(default_factory=dict)  # "pb" after a number
+    abbreviations: dict[str, str] = field(default_factory=dict)  # "aprox." -> the word
+    phone_cues: str = ""  # regex of what names a telephone number before it
+    phone_pairs: bool = False  # French reads a number's two-digit groups as numbers
+    roman_ordinals: bool = False  # "XXIe siècle"
+
+
+def cardinal(number: int, locale: Locale) -> str:
+    if locale.cardinal:
+        return locale.cardinal(number)
+    return str(num2words(number, lang=locale.lang))
+
+
+def words(number: str, locale: Locale) -> str:
+    """'1.234,5' (or '1,234.5', '1 234,5') -> the number in words."""
+    number = number.replace("\u202f", " ").replace("\u00a0", " ")
+    negative = number.startswith(("-", "−"))
+    number = number.lstrip("-−+")
+    whole, point, fraction = split_number(number)
+    said = cardinal(int(whole or "0"), locale)
+    if fraction:
+        fraction_words = (
+            cardinal(int(fraction), locale)
+            if not fraction.startswith("0")
+            else " ".join(cardinal(int(d), locale) for d in fraction)
+        )
+        said += f" {locale.point[point]} {fraction_words}"
+    return f"{locale.minus} {said}" if negative else said
+
+
+def split_number(number: str) -> tuple[str, str, str]:
+    """The whole part, the decimal separator as written, and the fraction.
+
+    With both '.' and ',' the last one is the decimal separator; a single separator followed
+    by exactly three digits ("1.234", "1,234") groups thousands, as does a repeated one.
+    """
+    number = number.replace(" ", "").replace("\u202f", "").replace("\u00a0", "")
+    separators = [c for c in number if c in ".,"]
+    if not separators:
+        return number, "", ""
+    last = separators[-1]
+    head, _, tail = number.rpartition(last)
+    if len(set(separators)) == 1 and (
+        len(separators) > 1 or (len(tail) == 3 and head not in ("0", ""))
+    ):
+        return number.replace(last, ""), "", ""
+    return head.replace(".", "").replace(",", ""), last, tail
+
+
+NUMBER = r"\d{1,3}(?:[.\u202f\u00a0 ]\d{3})+(?:,\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
+
+
+def keys(table: Iterable[str]) -> str:
+    return "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+
+
+# Nouns ending in -a that are masculine, in the languages that inflect numbers by gender.
+_FEMININE = re.compile(r"(?:as?|ción|ciones|sión|siones|dad|dades|tud|tudes|ção|ções|horas?)$")
+# Words after a number that are no noun it counts (prepositions, articles, conjunctions).
+_NOT_NOUNS = {"de", "del", "di", "da", "do", "du", "des", "en", "em", "a", "à", "y", "e", "o",
+              "al", "ao", "aos", "au", "aux", "às", "el", "la", "las", "los", "lo", "le", "les",
+              "il", "gli", "para", "por", "per", "pour", "con", "com", "avec", "sin", "sem",
+              "et", "ou", "u", "ni", "que", "che", "hasta", "até", "entre", "tra", "fra",
+              "sur", "su", "sobre", "no", "na", "nos", "nas", "dans", "in"}  # fmt: skip
+_MASCULINE_A = {"día", "días", "mapa", "mapas", "problema", "problemas", "programa",
+                "programas", "sistema", "sistemas", "idioma", "idiomas", "tema", "temas",
+                "clima", "dia", "dias"}  # fmt: skip
+_NEXT_WORD = re.compile(r"\s+(\w+)")
+
+
+def before_next_word(said: str, text: str, end: int, locale: Locale) -> str:
+    """A number said for the noun after it (the word at `end` of `text`): "doscientas
+    personas", "veintiún euros"; as is before a preposition or at the end."""
+    following = _NEXT_WORD.match(text, end)
+    if not following:
+        return said
+    word = following[1].lower()
+    if word in _NOT_NOUNS or not following[1][0].isalpha():
+        return said
+    if locale.feminine and _FEMININE.search(word) and word not in _MASCULINE_A:
+        return locale.feminine(said)
+    return locale.before_noun(said)
+
+
+def is_thousands(scale: str | None, locale: Locale) -> bool:
+    return scale is not None and locale.scales[scale][0] in ("mil", "mille")
+
+
+def scaled(amount: str, scale: str | None, locale: Locale) -> str:
+    """An amount with its scale word, before a noun: "2,5 mil" is "dos mil quinientos" (the
+    thousands multiplied out when that gives a whole number), "1,5 M" "uno coma cinco
+    millones", "1 M" "un millón"."""
+    if scale is None:
+        return locale.before_noun(words(amount, locale))
+    if is_thousands(scale, locale):
+        whole, _, fraction = split_number(amount)
+        value = Decimal(f"{whole or '0'}.{fraction or '0'}") * 1000
+        if value == value.to_integral_value():
+            return locale.before_noun(cardinal(int(value), locale))
+    value_said = locale.before_noun(words(amount, locale))
+    one, many = locale.scales[scale]
+    return f"{value_said} {one if value_said in ('un', 'uno', 'um') else many}"
+
+
+def say_money(locale: Locale, code: str, amount: str, scale: str | None) -> str:
+    one, many, sub_one, sub_many = locale.currencies[code]
+    if scale:
+        said = scaled(amount, scale, locale)
+        if is_thousands(scale, locale):
+            return f"{said} {many}"  # "tres mil euros": no "de"
+        if locale.lang == "fr" and many[0] in "aeiou":
+            return f"{said} d'{many}"  # "trois millions d'euros"
+        return f"{said} {locale.of_word} {many}"
+    whole, point, cents = split_number(amount)
+    said_whole = locale.before_noun(cardinal(int(whole or "0"), locale))
+    unit = one if whole == "1" else many
+    if point and sub_one and len(cents) == 2:
+        cents_value = int(cents)
+        if cents_value == 0:
+            return f"{said_whole} {unit}"
+        sub = sub_one if cents_value == 1 else sub_many
+        said_cents = cardinal(cents_value, locale)
+        said_cents += f" {sub}" if locale.cents_named else ""
+        if whole in ("", "0"):
+            return said_cents
+        return f"{said_whole} {unit} {locale.and_word} {said_cents}"
+    if point:
+        return f"{words(amount, locale)} {many}"
+    return f"{said_whole} {unit}"
