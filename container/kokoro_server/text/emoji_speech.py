@@ -15,7 +15,9 @@ In both modes a lone emoji between two words of one sentence stands for a word a
 name where the word before it needs a noun after it (an article, determiner, possessive or
 number: "Tap the 🧭 icon" -> "Tap the compass icon"); after a number other than 1 the plural
 is read ("4.8 ⭐" -> "4.8 stars"). An emoji after a noun it merely illustrates ("The café ☕
-opens") stays decorative.
+opens") stays decorative. A flag after a preposition names its place, whatever follows: a
+preposition needs its object ("Heading to 🇫🇷 next week" -> "Heading to France next week",
+"Flying to 🇺🇸!" -> "Flying to the United States!").
 
 Either way, a keycap reads its digit ("1️⃣" -> "1"), and the few symbols Unicode also lists
 as emoji but that are ordinary text (©, ®, ™, ‼, arrows) stay for the normalizer.
@@ -82,6 +84,17 @@ _NEEDS_NOUN = frozenset(
     ]
 )
 _NUMBER = re.compile(r"[0-9][0-9,.]*")
+# Prepositions whose object a flag after them is: it names the place.
+_PLACE_PREPOSITIONS = frozenset(
+    {"to", "in", "from", "at", "into", "across", "around", "through", "throughout", "near",
+     "via", "of", "for", "between", "within", "outside", "inside", "toward", "towards"}
+)  # fmt: skip
+_FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}|\U0001f3f4[\U000e0020-\U000e007f]+")
+# Place names said with "the" after a preposition ("to the United States").
+_WITH_THE = re.compile(
+    r"(?:United|European) .+|.+ (?:Islands|Republic|Emirates)"
+    r"|Netherlands|Philippines|Bahamas|Gambia|Maldives|Seychelles"
+)
 
 
 def _short_name(data: dict[str, Any]) -> str:
@@ -127,9 +140,12 @@ def lone_emoji(text: str) -> bool:
 def emoji_as_word(chars: str, previous: str, following: str) -> str | None:
     """What a lone emoji between the words `previous` and `following` of one sentence
     stands for, or None when it is decorative there (see the module docstring)."""
+    base = _MODIFIERS.sub("", chars)
+    if _FLAG.fullmatch(base) and previous.lower() in _PLACE_PREPOSITIONS:
+        place = _short_name(emoji_data.EMOJI_DATA.get(base) or {})
+        return f"the {place}" if _WITH_THE.fullmatch(place) else place or None
     if not following[:1].islower() and not following[:1].isdigit():
         return None  # nothing after it, punctuation, or the next sentence's capital
-    base = _MODIFIERS.sub("", chars)
     counted = bool(_NUMBER.fullmatch(previous)) and previous != "1"
     if base in WORD_EMOJI:
         word, plural = WORD_EMOJI[base]

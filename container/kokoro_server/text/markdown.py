@@ -7,12 +7,15 @@ What is read (the rule, documented in docs/protocol.md):
 - a link reads its text (`[the setup page](/docs/setup)` -> "the setup page"), an image its
   alt text, an autolink its host name; a URL path is never read;
 - emphasis, strikethrough and inline-code backticks are dropped; inline code reads its
-  content as written;
+  content as written; a `*` alone between spaces is no emphasis and is read ("2 * 3");
 - a heading, a list item, a block quote line and a table row each end their own sentence
   (a period is added when they end without one); list markers, `#`s, `>`s, task boxes and
   thematic breaks are not read;
 - a table row reads its cells joined by commas ("Apple, $1."); the delimiter row is skipped;
   in English a cell that is only a day abbreviation reads the day ("| Mon |" -> "Monday");
+- in English a list item or line that starts with a day abbreviation, or a range of two,
+  as its label reads the days ("- Sat: 10-4" -> "Saturday: 10-4", "Mon–Fri:" ->
+  "Monday–Friday:"); "Sun:" only once another day label was read in that list;
 - a setext underline, a link definition line "[label]: url" and simple inline HTML tags are
   not read (`<br>`, `<p>` end the sentence); a reference link "[text][label]" reads its text;
 - a fenced code block reads one notice in the voice's language ("Here is a code block.")
@@ -30,7 +33,10 @@ an emphasis run without its partner, a trailing backslash); a construct whose cl
 not arrive within `max_hold` characters is read as literal text, so a stray `*` or backtick
 holds a stream back by at most `max_hold` characters. Every decision depends on the text
 alone, never on the delta boundaries: the same text gives the same output however it is
-split (tests/container/test_markdown_properties.py).
+split (tests/container/test_markdown_properties.py). The work is linear in the text: a word
+held back while it arrives is not scanned again from its start on each delta (the scan
+resumes where everything before was settled), and a line's undecided markers are checked
+once per character.
 
 Pronunciation markup (`{word|/phonemes/}`, text/pronunciation.py) passes through verbatim.
 """
@@ -70,7 +76,6 @@ _FINAL_MARKS = frozenset(".!?…:;。！？｡।॥؟\"'”’»)]」』）")
 _Kind = Literal["para", "heading", "item", "row", "fence", "break"]
 
 _HR = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*){2,}")
-_HR_PREFIX = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*)*")
 _TASK = re.compile(r"\[[ xX]\][ \t]")
 _ATX_CLOSE = re.compile(r"(?:^|(?<=\s))#+(?=\s|$)")
 _DELIMITER_CELL = re.compile(r"[\s:|-]*")
@@ -93,7 +98,24 @@ _HTML_TAG = re.compile(
     re.IGNORECASE,
 )
 _HTML_BREAK = re.compile(r"</?(?:br|hr|p|div)\b", re.IGNORECASE)
+# A day label starting an English list item or line: "Sat:", "Mon–Fri:", "Tue.:".
+_DAY = "|".join(sorted(DAY_ABBR, key=len, reverse=True))
+_DAY_LABEL = re.compile(f"(?P<first>{_DAY})\\.?(?:(?P<dash>[-–—])(?P<last>{_DAY})\\.?)?:")
+# Punctuation after an emoji in the same word ("to 🇯🇵!"): the emoji may still be a word.
+_CLOSING = ".,!?;:…)"
 _MARKUP_PREFIX = re.compile(r"\{[^{}|\n]*(?:\|(?:/[^/{}\n]*/?)?)?")
+# Characters the scan passes over (nothing opens or ends there), matched in one step; a "|"
+# is one only outside a table.
+_ORDINARY = re.compile(r"[^\\`\[!<{\s]*(?:!(?!\[)[^\\`\[!<{\s]*)*")
+_ORDINARY_CELL = re.compile(r"[^\\`\[!<{|\s]*(?:!(?!\[)[^\\`\[!<{|\s]*)*")
+
+
+def _ordinary_end(text: str, i: int, table: bool) -> int:
+    """Where the run of ordinary characters from text[i] ends."""
+    m = (_ORDINARY_CELL if table else _ORDINARY).match(text, i)
+    return m.end() if m else i
+
+
 # A word with nothing markdown could act on is read as it is (no parse).
 _PLAIN = re.compile(r"[^\\`*_~\[\]!<>&{}|#]*")
 
@@ -106,12 +128,14 @@ def _parser() -> MarkdownIt:
 _MD = _parser()
 
 
+_RUNS = {ch: re.compile(re.escape(ch) + "+") for ch in "`~#"}
+
+
 def _run_end(text: str, i: int, end: int) -> int:
-    ch = text[i]
-    j = i + 1
-    while j < end and text[j] == ch:
-        j += 1
-    return j
+    """Where the run of text[i]'s character from i ends (before `end`)."""
+    m = _RUNS[text[i]].match(text, i, end)
+    assert m
+    return m.end()
 
 
 def _closing_backticks(text: str, start: int, stop: int, size: int) -> int:
@@ -128,6 +152,8 @@ def _closing_backticks(text: str, start: int, stop: int, size: int) -> int:
 def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
     """Where an inline or reference link starting at `[` i ends; -1 if it is none; None if
     undecided."""
+    if text.find("]", i, stop) < 0:
+        return None  # no closing bracket yet (found at once: "[[[[" is not scanned each time)
     depth = 0
     q = i
     while q < stop:
@@ -183,18 +209,42 @@ class _Scan:
     spaces: list[int] = field(default_factory=list)  # whitespace outside any construct
     cells: list[int] = field(default_factory=list)  # table cell separators
     verbatim: list[tuple[int, int]] = field(default_factory=list)  # pronunciation markup
+    # Where the scan may resume once more text is appended: everything before it is decided
+    # for good (a construct closed, or read literally), and how many of each list it found.
+    settled: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+
+    def settle(self, pos: int) -> None:
+        self.settled = (
+            pos,
+            len(self.escapes),
+            len(self.spaces),
+            len(self.cells),
+            len(self.verbatim),
+        )
+
+    def resumed(self) -> _Scan:
+        """The scan as it stood where it settled, to continue on a longer text."""
+        pos, e, s, c, v = self.settled
+        scan = _Scan(pos, self.escapes[:e], self.spaces[:s], self.cells[:c], self.verbatim[:v])
+        scan.settled = self.settled
+        return scan
 
 
-def _scan(text: str, start: int, final: bool, max_hold: int, table: bool) -> _Scan:
+def _scan(
+    text: str, start: int, final: bool, max_hold: int, table: bool, resume: _Scan | None = None
+) -> _Scan:
     """Find how far text[start:] can be rendered now, and which openers are literal.
 
     Constructs whose content is not read as plain words are atomic: code spans, links and
     images, autolinks, pronunciation markup. One still open holds the text from its opener
     on, unless the line ended; one with no closer within `max_hold` characters is literal
-    once that many characters are there. Decided by the text alone.
+    once that many characters are there. Decided by the text alone. `resume`: an earlier
+    scan of the same held text, shorter then (a long word arriving), is continued where it
+    settled, so a word held back is not scanned again from its start on every delta.
     """
     end = len(text)
-    scan = _Scan(end)
+    scan = resume.resumed() if resume else _Scan(end)
+    scan.limit = end
 
     def open_at(pos: int) -> bool:
         """An opener without its closer: hold from it (True), or read it literally."""
@@ -206,8 +256,17 @@ def _scan(text: str, start: int, final: bool, max_hold: int, table: bool) -> _Sc
         scan.limit = pos
         return True
 
-    i = start
-    while i < end:
+    i = scan.settled[0] if resume else start
+    scan.settle(i)
+    while True:
+        skip = _ordinary_end(text, i, table)
+        if skip >= end:
+            # Ordinary to the end is settled; a last "!" is not (a "[" may yet follow).
+            if skip > i:
+                scan.settle(max(i, end - 1) if text.endswith("!") else end)
+            break
+        i = skip
+        scan.settle(i)
         ch = text[i]
         if ch == "\\":
             if i + 1 >= end and not final:
@@ -314,6 +373,8 @@ class MarkdownSpeech:
         self._line = ""  # the current line, as cleaned
         self._kind: _Kind | None = None  # None: its markers are not known yet
         self._done = 0  # the line is emitted up to here
+        self._held_scan: _Scan | None = None  # the scan of the held text, where it settled
+        self._hr_checked = 0  # the undecided line may still be a thematic break up to here
         self._fence = ""  # the open fence's marker while inside fenced code
         self._opening = ""  # the marker of a fence opening on this line
         self._out: list[str] = []
@@ -329,6 +390,7 @@ class MarkdownSpeech:
         # ends (read "Monday") or another word follows in it (read as written).
         self._cell_day: str | None = None
         self._day_table = False  # a day cell was read in this table ("Sun" then is Sunday)
+        self._day_list = False  # a day label was read in this list ("Sun:" then is Sunday)
         self._language = "en-us"
 
     @property
@@ -342,14 +404,14 @@ class MarkdownSpeech:
     def feed(self, delta: str, language: str = "en-us") -> str:
         """Append a delta; return the plain text that is now certain (maybe "")."""
         self._language = language
-        self._run(self._cleaner.feed(delta))
+        self._run(self._cleaner.feed(delta, language))
         return self._take()
 
     def flush(self, language: str | None = None) -> str:
         """Everything held, as the end of the text; the next text starts afresh."""
         if language:
             self._language = language
-        self._run(self._cleaner.flush())
+        self._run(self._cleaner.flush(self._language))
         if self._line:
             self._end_line()
         text = self._take().removesuffix("\n")  # the end of the text ends the line anyway
@@ -406,10 +468,13 @@ class MarkdownSpeech:
         self._newline()
         text_line = self._kind == "para" and not self._fence and self._line.strip()
         self._day_table = self._day_table and self._kind == "row"
+        self._day_list = self._day_list and self._kind in ("item", "para")
         self._after_text = "para" if text_line else ""
         self._line = ""
         self._kind = None
         self._done = 0
+        self._held_scan = None
+        self._hr_checked = 0
         self._comma = False
 
     def _classify(self, *, complete: bool) -> _Kind | None:
@@ -443,8 +508,10 @@ class MarkdownSpeech:
                 if complete and _HR.fullmatch(rest):
                     kind, pos = "break", n
                     break
-                if not complete and _HR_PREFIX.fullmatch(rest):
-                    return None  # "- -" may still become a thematic break
+                # "- -" may still become a thematic break (checked once per character)
+                if not complete and not line[max(pos, self._hr_checked) :].lstrip(ch + " \t"):
+                    self._hr_checked = n
+                    return None
             if ch in "-*+":
                 if pos + 1 == n:
                     if not complete:
@@ -458,8 +525,8 @@ class MarkdownSpeech:
             if ch == "#":
                 j = _run_end(line, pos, n)
                 if j == n:
-                    if not complete:
-                        return None
+                    if not complete and j - pos <= 6:
+                        return None  # "#" may still become a heading
                     if j - pos <= 6:
                         kind, pos = "heading", n
                     break
@@ -521,7 +588,8 @@ class MarkdownSpeech:
         start = self._done
         if start >= len(line):
             return
-        scan = _scan(line, start, final, self._max_hold, self._kind == "row")
+        table = self._kind == "row"
+        scan = _scan(line, start, final, self._max_hold, table, self._held_scan)
         if final:
             cut = len(line)
         else:
@@ -531,7 +599,9 @@ class MarkdownSpeech:
             cuts += [c + 1 for c in scan.cells if c < scan.limit]
             cut = max(cuts, default=start)
         if cut <= start:
+            self._held_scan = scan  # all of it held (a long word): continued on the next delta
             return
+        self._held_scan = None
         self._render(line, start, cut, scan)
         self._done = cut
 
@@ -566,7 +636,9 @@ class MarkdownSpeech:
         if self._kind == "row" and _DELIMITER_CELL.fullmatch(line, 0, end):
             return  # the delimiter row "|---|:---:|"
         word = line[start:end]
-        if _PLAIN.fullmatch(word):
+        if _PLAIN.fullmatch(word) or word == "*":
+            # A "*" alone between spaces is no emphasis marker (CommonMark): it is read, as
+            # "times" or "asterisk" (the normalizer's choice).
             text = word
         else:
             if escapes:
@@ -603,13 +675,46 @@ class MarkdownSpeech:
         ):
             self._cell_day = text
             return
+        if self._kind in ("item", "para") and self._last == "\n" and self._day_label(text):
+            return
         lone = lone_emoji(text)
         if self._pending is not None:
             self._resolve("" if lone else text)
         elif lone and self._last.isalnum() and not self._comma:
             self._pending = (text, self._word_before)  # decided by the next word
             return
-        self._emit(speak_emoji(text, self.emoji))
+        elif self._last.isalnum() and not self._comma and self._emoji_before_marks(text):
+            return
+        spoken = speak_emoji(text, self.emoji)
+        if spoken[:1] == " " and spoken.lstrip()[:1] in _CLOSING:
+            spoken = spoken.lstrip()  # "Japan 🇯🇵!" -> "Japan!", not "Japan !"
+            self._space = False
+        self._emit(spoken)
+
+    def _day_label(self, text: str) -> bool:
+        """Read a day label starting a line ("Sat:" -> "Saturday:"); False if it is none."""
+        label = _DAY_LABEL.fullmatch(text) if self._language.startswith("en") else None
+        if label is None:
+            return False
+        days = [label["first"], label["last"] or label["first"]]
+        if days == ["Sun", "Sun"] and not self._day_list:
+            return False  # "- Sun: a star" in a list about anything else
+        self._day_list = True
+        dash = label["dash"] or ""
+        self._emit(DAY_ABBR[days[0]] + (dash and dash + DAY_ABBR[days[1]]) + ":")
+        return True
+
+    def _emoji_before_marks(self, text: str) -> bool:
+        """An emoji and closing punctuation as one word ("to 🇯🇵!"): read the word it
+        stands for there, if any (text/emoji_speech.py); False if it stands for none."""
+        body = text.rstrip(_CLOSING)
+        if not body or len(body) > 16 or body == text or not lone_emoji(body):
+            return False
+        word = emoji_as_word(body, self._word_before, text[len(body) :])
+        if word is None:
+            return False
+        self._emit(f" {word}{text[len(body) :]}")
+        return True
 
     def _close_cell(self, *, ended: bool) -> None:
         """Read the held day abbreviation: the whole cell is a day, or it was not."""
