@@ -110,10 +110,11 @@ def test_the_languages_table_reads_as_a_native_speaker_would(frontend, language)
 
 
 def test_japanese_keeps_at_least_what_it_reads_now(frontend):
-    """Japanese is not at the others' 90 % yet (docs/speech.md: kana right after は are read
-    as one word with it by its G2P); it is held at the 19 of 27 rows it reads today, so a
-    change can raise it but never lower it unnoticed."""
+    """Japanese is not at the others' 90 % yet (docs/speech.md): the table's kana right after
+    は are read as one word with it by its G2P, and its kana readings give ん a different
+    sound than the same words read from digits or kanji (さんまん, にばんめ). It is held at
+    the 33 of 38 rows it reads today, so a change can raise it but never lower it unnoticed."""
     result = evaluate_language("ja", frontend)
     right = sum(row["correct"] for row in result["classes"].values())
     cases = sum(row["cases"] for row in result["classes"].values())
-    assert (cases, right >= 19) == (27, True), result["wrong"]
+    assert (cases, right >= 33) == (38, True), result["wrong"]

@@ -3,8 +3,9 @@
 Both G2Ps read Arabic digits in their own language ("300" -> さんびゃく, 三百), so the
 normalizers keep digits and rewrite what surrounds them: currency symbols become the
 currency's name after the amount, times "10:30" become "10時30分" / "10点30分", slash
-and ISO dates the year-month-day form. The frontend reads each rewritten stretch with the
-language's G2P and names it by the written text.
+and ISO dates the year-month-day form, the dash of a range the word for "to" (から, 到).
+The frontend reads each rewritten stretch with the language's G2P and names it by the
+written text.
 """
 
 from __future__ import annotations
@@ -23,11 +24,21 @@ SCALES = {
     "T": Decimal(10**12),
 }
 NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Where a number may start: not inside a longer one. Unbounded rules start with it, so a long
+# run of digits is scanned once, not once from every digit.
+NUMBER_START = r"(?<![\d.,])"
+# The dash or wave dash between the two ends of a range ("9–12", "10時～18時", "2万〜3万").
+# A plain hyphen is left alone: it also joins the parts of dates, phone and part numbers.
+RANGE_DASH = r"\s?[–~～〜]\s?"
+_SCALE = r"(?:\s?(?P<scale>bn|mn|[kKMBT])\b)?"
 
 
 def amount(text: str, scale: str | None, man: str, oku: str) -> str:
     """'2.5', 'bn' -> '25億'; '3', 'k' -> '3000'; '1,200' -> '1200'."""
-    value = Decimal(text.replace(",", ""))
+    digits = text.replace(",", "")
+    if len(digits) > 15:  # past what a price says (and Decimal's precision): left as written
+        return digits
+    value = Decimal(digits)
     if scale:
         value *= SCALES[scale]
     if value >= 10**8 and value % 10**6 == 0:
@@ -42,21 +53,42 @@ def _plain(value: Decimal) -> str:
     return text
 
 
+def _symbols(symbols: dict[str, str]) -> str:
+    return "|".join(re.escape(k) for k in sorted(symbols, key=len, reverse=True))
+
+
 def currency_pattern(symbols: dict[str, str]) -> str:
-    keys = "|".join(re.escape(k) for k in sorted(symbols, key=len, reverse=True))
-    scale = r"(?:\s?(?P<scale>bn|mn|[kKMBT])\b)?"
+    keys = _symbols(symbols)
     return (
         r"(?P<cur>"
         + keys
         + r")\s?(?P<amount>"
         + NUMBER
         + r")"
-        + scale
-        + r"|(?P<amount2>"
+        + _SCALE
+        + r"|"
+        + NUMBER_START
+        + r"(?P<amount2>"
         + NUMBER
         + r")"
-        + scale.replace("<scale>", "<scale2>")
+        + _SCALE.replace("<scale>", "<scale2>")
         + r"\s?(?P<code>"
         + keys
         + r")"
+    )
+
+
+def currency_range_pattern(symbols: dict[str, str]) -> str:
+    """'¥5000–8000', '$2–3M', '€10–€20': one symbol (or one per end) before a range."""
+    return (
+        r"(?P<cur>"
+        + _symbols(symbols)
+        + r")\s?(?P<low>"
+        + NUMBER
+        + r")"
+        + RANGE_DASH
+        + r"(?:(?P=cur)\s?)?(?P<high>"
+        + NUMBER
+        + r")"
+        + _SCALE
     )

@@ -1,15 +1,23 @@
 """Mandarin: prices, times and dates rewritten for the Mandarin G2P.
 
-"$5" -> "5美元", "¥300" -> "300元", "10:30" -> "10点30分", "2024/12/25" -> "2024年12月25日".
-The digits stay: the G2P turns them into Chinese numerals with cn2an, which also reads
-percentages ("50%" -> 百分之五十) and years digit by digit (see cjk.py).
+"$5" -> "5美元", "¥300" -> "300元", "10:30" -> "10点30分", "2024/12/25" -> "2024年12月25日",
+"周一–周五" -> "周一到周五", "3–5%" -> "百分之3到5". The digits stay: the G2P turns them
+into Chinese numerals with cn2an, which also reads percentages ("50%" -> 百分之五十) and
+years digit by digit (see cjk.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from kokoro_server.text.normalize.cjk import amount, currency_pattern
+from kokoro_server.text.normalize.cjk import (
+    NUMBER,
+    NUMBER_START,
+    RANGE_DASH,
+    amount,
+    currency_pattern,
+    currency_range_pattern,
+)
 from kokoro_server.text.normalize.core import Claim, Rule, Say, Written, claims, group
 
 CURRENCIES = {
@@ -25,6 +33,18 @@ def _money(m: re.Match[str]) -> str:
         amount(m["amount"] or m["amount2"], m["scale"] or m["scale2"], "万", "亿")
         + CURRENCIES[code]
     )
+
+
+def _money_range(m: re.Match[str]) -> str:
+    """'¥5000–8000' -> '5000到8000元': the currency is said once, after the range."""
+    low, high = (amount(m[end], m["scale"], "万", "亿") for end in ("low", "high"))
+    return f"{low}到{high}{CURRENCIES[m['cur']]}"
+
+
+def _percent_range(m: re.Match[str]) -> str:
+    """'3–5%' -> '百分之3到5'; '3%–5%' -> '百分之3到百分之5' (both ends as written)."""
+    high = f"百分之{m['high']}" if m["pct"] else m["high"]
+    return f"百分之{m['low']}到{high}"
 
 
 def _date(m: re.Match[str]) -> str | None:
@@ -52,6 +72,10 @@ _DIGITS = str.maketrans("0123456789", "零一二三四五六七八九")
 # Measure words after which 2 is 两 ("2个" -> 两个, "2点" -> 两点).
 _MEASURE = "个点位次只条件张本台辆双对天周年岁杯碗瓶"
 
+# What a range's dash joins: numbers, times, dates ("24日～1月2日") and weekdays ("周一–周五").
+_RANGE_END = r"(?:(?<=\d)|(?<=[日号点月])|(?<=周[一二三四五六日])|(?<=星期[一二三四五六日天]))"
+_RANGE_START = r"(?=\d|周[一二三四五六日]|星期[一二三四五六日天])"
+
 RULES: tuple[Rule, ...] = (
     # Numbers dialled or on a door are read digit by digit, 1 as 幺 ("打110", "101室").
     _r("dialled", r"(?<=[打拨])\d{3,5}|\d{3,4}(?=[室号房])", lambda m: m[0].translate(_YAO)),
@@ -60,7 +84,23 @@ RULES: tuple[Rule, ...] = (
     _r("iso-date", r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _date),
     _r("date", r"(?<![\d/])(?P<y>)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])", _date),
     _r("time", r"(?<!\d)(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?!\d)", _time),
+    _r("money-range", currency_range_pattern(CURRENCIES), _money_range),
     _r("money", currency_pattern(CURRENCIES), _money),
+    _r(
+        "percent-range",
+        NUMBER_START
+        + r"(?P<low>"
+        + NUMBER
+        + r")(?P<pct>[%％])?"
+        + RANGE_DASH
+        + r"(?P<high>"
+        + NUMBER
+        + r")[%％]",
+        _percent_range,
+    ),
+    # Basis points: "25bp" -> 25个基点 (reached when the stretch is not read as English).
+    _r("basis-points", r"(?<![\d.])(?P<n>\d+)\s?bps?(?![A-Za-z])", lambda m: f"{m['n']}个基点"),
+    _r("range", _RANGE_END + RANGE_DASH + _RANGE_START, lambda m: "到"),
 )
 
 
