@@ -160,7 +160,8 @@ def test_every_known_pattern_parses_and_matches_a_generated_sentence(
     path: Path, sentences: list[Sentence]
 ) -> None:
     entries = read_known(path)
-    assert entries
+    # The project's known problems may all be fixed (then its file holds only its header).
+    assert entries or path == PROJECT_WRONG
     for entry in entries:
         assert entry.reason
         assert any(entry.matches(s.written) for s in sentences), (entry.line, entry.pattern)
