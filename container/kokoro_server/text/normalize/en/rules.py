@@ -709,6 +709,18 @@ _LINE_SPEED = re.compile(
 )
 
 
+def _say_bare_bps(m: re.Match[str]) -> str | None:
+    """'Fees are quoted in bps': basis points without a number, in a sentence about money."""
+    if _LINE_SPEED.search(m.string) or not _FINANCE.search(m.string):
+        return None
+    return "basis points"
+
+
+_FINANCE = re.compile(
+    r"\b(fees?|rates?|yields?|spreads?|quoted|bonds?|basis|interest|hikes?|cuts?)\b", re.I
+)
+
+
 def _say_measure(m: re.Match[str], british: bool) -> str | None:
     if m["unit"] == "A" and (
         previous_word(m).lower().strip(",") in PLACE_WORDS or not _ELECTRIC.search(m.string)
@@ -1256,6 +1268,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
         _r("month-abbr", r"(?P<mon>" + _keys(MONTH_ABBR) + r")\.(?=\s)", _say_month_abbr),
         _r("initialism", r"(?:[A-Z]\.){2,}", _say_initialism),
         _r("abbreviation", r"(?:" + _keys(ABBREVIATIONS) + r")", _abbreviation),
+        _r("bare-bps", r"bps", _say_bare_bps),
         _r("hash-code", r"#(?=[A-Z]{1,3}-?\d)", lambda m: "number ", bounded=False),
         _r("hashtag", r"#(?P<tag>[A-Za-z]\w+)", _say_camel_hashtag),
         _r("ampersand", r"(?P<a>[A-Z]+)&(?P<b>[A-Z]+)", _say_ampersand),

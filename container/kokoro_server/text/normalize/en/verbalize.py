@@ -47,10 +47,19 @@ def year(number: int, british: bool = False) -> str:
 def in_pairs(number: str) -> str:
     """A number named rather than counted, said in pairs as people say room numbers,
     addresses, ports and HTTP statuses: '8080' -> 'eighty eighty', '1164' -> 'eleven
-    sixty-four', '4200' -> 'forty-two hundred', '443' -> 'four forty-three', '404' -> 'four
-    oh four', '300' and '3000' as counted; longer numbers digit by digit."""
+    sixty-four', '4200' -> 'forty-two hundred', '1001' -> 'ten oh one', '443' -> 'four
+    forty-three', '404' -> 'four oh four', '300' and '3000' as counted; longer numbers digit
+    by digit."""
     if len(number) == 4 and not number.startswith("0") and not number.endswith("000"):
-        return year(int(number))
+        tail = number[2:]
+        said = (
+            "hundred"
+            if tail == "00"
+            else f"oh {cardinal(tail[1])}"
+            if tail[0] == "0"
+            else cardinal(tail)
+        )
+        return f"{cardinal(number[:2])} {said}"
     if len(number) == 3 and not number.startswith("0") and not number.endswith("00"):
         tail = f"oh {cardinal(number[2])}" if number[1] == "0" else cardinal(number[1:])
         return f"{cardinal(number[0])} {tail}"
