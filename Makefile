@@ -21,7 +21,7 @@ REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent
 
 .PHONY: setup demo demo-agent demo-pipecat demo-livekit tts-server test-frameworks playground \
 	playground-screenshots weights test test-fast lint format synth deploy smoke cleanup clean lock soak \
-	bench bench-quick speech-eval frontend-bench
+	bench bench-quick speech-eval speech-asr speech-diff frontend-bench
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -168,6 +168,16 @@ bench-quick: $(STAMP)
 # (tests/container/data/en_assistant_corpus.tsv) and the heteronym comparison (docs/speech.md).
 speech-eval: $(STAMP)
 	$(PY) -m bench.speech_eval $(ARGS)
+
+# ... and what a listener hears: WER per class, this server and kokoro-onnx through Whisper tiny.en.
+speech-asr: $(STAMP)
+	$(PY) -m bench.speech_asr $(ARGS)
+
+# ... and an outside judge: generated assistant sentences through NVIDIA NeMo's normalizer (its
+# own .venv-nemo, made on first use) against this front end, compared as phonemes; the agreement
+# per class and the disagreements nobody has triaged. ARGS="--limit 20 --rows /tmp/rows.tsv".
+speech-diff: $(STAMP)
+	$(PY) -m bench.speech_diff $(ARGS)
 
 # The text front end's cost per sentence against its 10 ms p95 budget (docs/speech.md).
 frontend-bench: $(STAMP)
