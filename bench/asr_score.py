@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import median
 
+from devkit.speech_corpus import distance
+
 EDGE_WINDOW = 2
 
 Normalizer = Callable[[str], str]
@@ -107,13 +109,7 @@ def reference_words(reading: str, normalize: Normalizer) -> list[list[str]]:
 
 def edit_count(reference: Sequence[str], hypothesis: Sequence[str]) -> int:
     """Word-level Levenshtein distance."""
-    previous = list(range(len(hypothesis) + 1))
-    for i, ref in enumerate(reference, 1):
-        current = [i]
-        for j, hyp in enumerate(hypothesis, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ref != hyp)))
-        previous = current
-    return previous[-1]
+    return distance(reference, hypothesis)
 
 
 def start_missing(reference: Sequence[str], hypothesis: Sequence[str]) -> bool:

@@ -53,8 +53,8 @@ from bench.speech_triage import (
     read_known,
     triage,
 )
-from devkit.speech_corpus import _PHONEME_FOLD, VOICE, load_frontend
 from devkit.speech_corpus import CORPUS as CORPUS_FILE
+from devkit.speech_corpus import VOICE, fold_phonemes, load_frontend
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "speech_diff.json"
@@ -152,11 +152,6 @@ def as_spoken(nemo: str, written: str) -> str:
     )
     spelled = _TENS_UNITS.sub(r"\1-\2", _NUMBER_AND.sub(r"\1 ", spelled))
     return _CENTS.sub(r"\1 and \2", spelled)
-
-
-def fold_phonemes(phonemes: str) -> str:
-    """What the listener hears, without stress marks, spacing or punctuation."""
-    return _PHONEME_FOLD.sub("", phonemes)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -154,7 +155,8 @@ def fold_ipa(phonemes: str) -> str:
     return phonemes
 
 
-def distance(a: str, b: str) -> int:
+def distance(a: Sequence[object], b: Sequence[object]) -> int:
+    """Levenshtein distance between two sequences (of phonemes, of words)."""
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
@@ -329,7 +331,7 @@ LANGUAGE_FILES = {
 
 
 def said(frontend: TextFrontend, text: str, voice: str) -> str:
-    return _PHONEME_FOLD.sub("", frontend(text, voice).phonemes)
+    return fold_phonemes(frontend(text, voice).phonemes)
 
 
 def evaluate_language(language: str, frontend: TextFrontend | None = None) -> dict[str, Any]:
@@ -341,7 +343,7 @@ def evaluate_language(language: str, frontend: TextFrontend | None = None) -> di
     wrong: list[dict[str, str]] = []
     for case in read_corpus(DATA / name):
         result = frontend(case.written, voice)
-        got = _PHONEME_FOLD.sub("", result.phonemes)
+        got = fold_phonemes(result.phonemes)
         ok = any(got == said(frontend, spoken, voice) for spoken in case.spoken)
         per_class[case.category].append(ok)
         if not ok:
