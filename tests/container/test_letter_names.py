@@ -51,9 +51,7 @@ def test_a_m_and_p_m_are_said_as_letters(frontend, voice):
         ("A 10 kg bag lasts a month.", "A", False),
     ],
 )
-def test_a_lone_capital_a_is_a_letter_only_where_its_context_says_so(
-    frontend, text, word, letter
-):
+def test_a_lone_capital_a_is_a_letter_only_where_its_context_says_so(frontend, text, word, letter):
     letter_a = Phonemizer("en-us")("A").strip()
     said = _said(frontend, text)[word]
     assert (letter_a in said) == letter, said
