@@ -25,6 +25,12 @@ def after(m: re.Match[str], count: int = 2) -> list[str]:
 _NEAR = 80
 
 
+def preceding(m: re.Match[str]) -> str:
+    """The text just before the match (within `_NEAR` characters): what the rules' searches
+    anchored at its end need, at a cost that does not grow with the sentence."""
+    return m.string[max(0, m.start() - _NEAR) : m.start()]
+
+
 def previous_word(m: re.Match[str]) -> str:
     found = re.search(r"([\w.'’#&]+)\W*$", m.string[max(0, m.start() - _NEAR) : m.start()])
     return found[1] if found else ""

@@ -20,6 +20,7 @@ from kokoro_server.text.normalize.en.context import (
     after_article,
     before,
     next_word,
+    preceding,
     previous_word,
     sentence_has,
 )
@@ -261,7 +262,7 @@ def _is_code_context(m: re.Match[str]) -> bool:
 
 def _say_digit_groups(m: re.Match[str]) -> str | None:
     """'582 941' after 'code is', '123 4567 89' after 'number is': digit by digit."""
-    if not _is_code_context(m) and not re.search(r"[A-Z]{2}\s$", m.string[: m.start()]):
+    if not _is_code_context(m) and not re.search(r"[A-Z]{2}\s$", preceding(m)):
         return None
     return ", ".join(v.digits(g) for g in m[0].split())
 
@@ -296,7 +297,7 @@ def _say_code_number(m: re.Match[str]) -> str | None:
     if len(n) in (3, 4) and prev.lower().strip(".:#") in _NAMED_NUMBER_BEFORE:
         return v.in_pairs(n)  # "Room 1204", "Suite 102", "Apt. 1031"
     if re.fullmatch(r"[1-5]\d\d", n) and re.search(
-        r"\b(?:http|status|response|returns?|returned)\b", m.string[: m.start()], re.I
+        r"\b(?:http|status|response|returns?|returned)\b", preceding(m), re.I
     ):
         return v.in_pairs(n)  # "status != 200": an HTTP status
     if len(n) >= 3 and any(w.strip(":,") in _CODE_WORDS - {"is", "number"} for w in words):
@@ -397,9 +398,7 @@ def _numeric_date(m: re.Match[str], british: bool) -> str | None:
     if y:
         year_number = int(y) if len(y) == 4 else 2000 + int(y) if int(y) < 50 else 1900 + int(y)
     said = v.date(month, day, year_number, british, british)
-    return (
-        ("the " + said) if british and not re.search(r"\bthe\s+$", m.string[: m.start()]) else said
-    )
+    return ("the " + said) if british and not re.search(r"\bthe\s+$", preceding(m)) else said
 
 
 _DATE_BEFORE = {
@@ -430,7 +429,7 @@ def _say_slash(m: re.Match[str], british: bool) -> str | None:
     if (
         re.search(
             r"\b(?:exp|expires?|expiry|expiration|valid thru|good thru)\W*$",
-            m.string[: m.start()],
+            preceding(m),
             re.I,
         )
         and 1 <= a <= 12
@@ -452,7 +451,7 @@ def _say_slash(m: re.Match[str], british: bool) -> str | None:
         return f"{v.cardinal(str(a))} {v.cardinal(str(b))}"  # "a 60/40 split"
     fraction_like = a < b and b in _FRACTION_BOTTOMS
     date_like = 1 <= (b if british else a) <= 12 and 1 <= (a if british else b) <= 31
-    follows_date = re.search(r"\d{1,2}/\d{1,2}\s*[–-]\s*$", m.string[: m.start()]) is not None
+    follows_date = re.search(r"\d{1,2}/\d{1,2}\s*[–-]\s*$", preceding(m)) is not None
     if date_like and (
         follows_date
         or (prev in _DATE_BEFORE and not (fraction_like and prev in ("by", "is", "of", "and")))
@@ -492,7 +491,7 @@ def _is_year_context(m: re.Match[str], n: int) -> bool:
         ["versus"],
     ):
         return True  # "between 1858 and 1996", "compare 1996 with 2003"
-    if prev == "with" and re.search(r"\bcompar\w*\s+\d{4}\s+with\s+$", m.string[: m.start()]):
+    if prev == "with" and re.search(r"\bcompar\w*\s+\d{4}\s+with\s+$", preceding(m)):
         return True
     if prev in ("year", "years") and words[-2:-1] and words[-2] in _YEAR_KINDS:
         return True  # "tax year 2020"
@@ -501,9 +500,7 @@ def _is_year_context(m: re.Match[str], n: int) -> bool:
         return not counted
     if prev in _YEAR_JOINS:
         # "from 2009 to 2015", "between 1914 and 1918"; "dates back to 1066".
-        earlier = re.search(
-            r"\b(?:from|in|since|between)\s+(\d{4})\s+\w+\s+$", m.string[: m.start()], re.I
-        )
+        earlier = re.search(r"\b(?:from|in|since|between)\s+(\d{4})\s+\w+\s+$", preceding(m), re.I)
         if (earlier or words[-2:-1] in (["back"], ["dates"], ["dated"])) and not counted:
             return True
         if prev in ("to", "and", "through"):
@@ -569,9 +566,7 @@ def _say_range_start(m: re.Match[str], british: bool) -> str:
         len(a) == 4
         and len(b) in (2, 4)
         and 1000 <= int(a) <= 2099
-        and not re.search(
-            r"\b(pages?|lines?|pp\.|rows?|items?|steps?)\s*$", m.string[: m.start()], re.I
-        )
+        and not re.search(r"\b(pages?|lines?|pp\.|rows?|items?|steps?)\s*$", preceding(m), re.I)
     )
     if yearish:
         return v.year(int(a), british) + " to"
@@ -581,7 +576,7 @@ def _say_range_start(m: re.Match[str], british: bool) -> str:
 
 
 def _say_range_end_year(m: re.Match[str], british: bool) -> str | None:
-    start = re.search(r"(\d{4})\s?[-–—]\s?$", m.string[: m.start()])
+    start = re.search(r"(\d{4})\s?[-–—]\s?$", preceding(m))
     if start and 1000 <= int(start[1]) <= 2099:
         b = m["n"]
         if len(b) == 2:
@@ -594,7 +589,7 @@ _VERSIONED = re.compile(r"(?:[A-Z][\w+#.-]*|[a-z]+[A-Z][\w]*|version|release|v|t
 
 
 def _is_version_context(m: re.Match[str]) -> bool:
-    prefix = m.string[: m.start()].rstrip()
+    prefix = preceding(m).rstrip()
     word = re.search(r"(\S+)$", prefix)
     if not word:
         return False
@@ -689,14 +684,12 @@ def _unit_singular(m: re.Match[str]) -> bool:
     before_noun = following is not None and following[1] not in _FUNCTION_WORDS
     if after_article(m):
         return True
-    counted = re.search(
-        r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+$", m.string[: m.start()]
-    )
+    counted = re.search(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+$", preceding(m))
     plural_noun = following is not None and re.fullmatch(r"[a-z]+[^su]s", following[1]) is not None
     if before_noun and ("-" in m[0][len(m["n"]) :] or (m["dot"] and plural_noun) or counted):
         # Joined to its number by a hyphen, or an abbreviation's period before a noun.
         return True
-    determiner = re.search(r"\b(the|this|that|each|every|per|one)\s+$", m.string[: m.start()], re.I)
+    determiner = re.search(r"\b(the|this|that|each|every|per|one)\s+$", preceding(m), re.I)
     return before_noun and (bool(determiner) or m["unit"] in ('"', "″", "in."))
 
 
@@ -862,7 +855,7 @@ _DATE_AFTER = re.compile(r",?\s+(?:(?:" + "|".join(MONTHS + list(MONTH_ABBR)) + 
 
 def _say_bare_day(m: re.Match[str]) -> str | None:
     day = m["day"]
-    after, before_text = m.string[m.end() :], m.string[: m.start()]
+    after, before_text = m.string[m.end() :], preceding(m)
     beside = _DAY_BESIDE.match(after) or _DAY_BEFORE.search(before_text)
     label = re.match(r":\s*(?:\d|closed|open|by appointment)", after, re.I)
     if day in _ONLY_DAYS or beside or label or _DATE_AFTER.match(after):
@@ -876,7 +869,7 @@ _OTHER_DAY = re.compile(r"\b(?:" + _ANY_DAY + r"|M[–-]F)\b")
 
 def _say_short_day(m: re.Match[str]) -> str | None:
     """'M–F 9–6 and Sa 10–4': a two-letter day beside other days, before its hours."""
-    rest = m.string[: m.start()] + m.string[m.end() :]
+    rest = m.string[: m.start()] + m.string[m.end() :]  # whole sentence
     return _SHORT_DAYS[m["d"]] if _OTHER_DAY.search(rest) else None
 
 
@@ -921,7 +914,7 @@ def _spaced(letters: str) -> str:
 
 def _say_time_zone(m: re.Match[str]) -> str | None:
     """'6:00pm ET', '9 a.m. PT', '(UTC)': a zone after a time, letter by letter."""
-    if not re.search(r"(?:\d|[AaPp]\.?[Mm]\.?|\()\s*$", m.string[: m.start()]):
+    if not re.search(r"(?:\d|[AaPp]\.?[Mm]\.?|\()\s*$", preceding(m)):
         return None
     return _spaced(m[0])
 
@@ -964,7 +957,7 @@ def _say_scheme(m: re.Match[str]) -> str:
 
 def _say_extension(m: re.Match[str]) -> str | None:
     """'555-0143 x318', 'reach me at x204': a phone extension."""
-    before_text = m.string[: m.start()]
+    before_text = preceding(m)
     if not re.search(r"(?:\d|\b(?:at|dial|call|extension|ext\.?)|,)\s*$", before_text, re.I):
         return None
     return "extension " + v.digits(m["n"])
@@ -979,8 +972,8 @@ def _say_clock_range_letters(m: re.Match[str], british: bool) -> str:
 def _say_word_range_dash(m: re.Match[str]) -> str:
     """'Mon–Fri' and '28–32°C' are ranges; 'K-12' is kindergarten through twelfth grade;
     the dash of a code ('C-14', 'B-20931') is not read."""
-    if re.search(r"\b[A-Z]$", m.string[: m.start()]):
-        return " through " if re.search(r"\bK$", m.string[: m.start()]) else " "
+    if re.search(r"\b[A-Z]$", preceding(m)):
+        return " through " if re.search(r"\bK$", preceding(m)) else " "
     return " to "
 
 
@@ -1118,7 +1111,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
             "day-month",
             r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?" + _MONTH + r"(?:,?\s(?P<y>\d{4}))?",
             lambda m: (
-                ("" if re.search(r"\bthe\s+$", m.string[: m.start()], re.I) else "the ")
+                ("" if re.search(r"\bthe\s+$", preceding(m), re.I) else "the ")
                 + v.date(
                     MONTHS.index(MONTH_ABBR.get(m["month"], m["month"])) + 1,
                     int(m["d"]),
