@@ -7,7 +7,9 @@
                            wss:// URL for a deployed runtime (credentials stay here)
 
 It listens on 127.0.0.1 only and answers only requests addressed to it by that name (Host
-check), so a web page elsewhere cannot use it to sign URLs, not even through DNS rebinding.
+check), so a web page elsewhere cannot use it to sign URLs, not even through DNS rebinding;
+a request a browser sends from another page (its Origin is not this server's own) is refused
+with 403, so no other site can have it sign URLs or start connections with a simple POST.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from kokoro_stream.messages import SPEED_RANGE
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -84,6 +87,25 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
 
 
+class OwnOriginOnly:
+    """403 for a request whose Origin is not this server's own (`http://` + its Host).
+
+    Browsers send Origin on every POST (the page's own fetch included) and on cross-origin
+    requests; a client without one (curl, the tests) is not a page and passes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = Headers(scope=scope)
+            origin = headers.get("origin")
+            if origin is not None and origin.lower() != f"http://{headers.get('host', '')}".lower():
+                await _error(403, "requests from other pages are refused")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(config: PageConfig) -> Starlette:
     async def index(_request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
@@ -120,6 +142,7 @@ def create_app(config: PageConfig) -> Starlette:
         ],
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES),
+            Middleware(OwnOriginOnly),
             Middleware(SecurityHeaders, csp=content_security_policy(config.target)),
         ],
     )

@@ -5,6 +5,8 @@ through unchanged. This keeps the pipeline on the server's event loop (the one /
 so one long-lived TTS client serves both) and lets Starlette cancel it the moment the caller
 disconnects; the SDK's async-generator bridge would only notice at the next event.
 /ping is the SDK's: HealthyBusy while any invocation is registered as an async task.
+Every route sits behind `origins.OriginGate`: browsers only from loopback pages (or the
+origins VOICE_AGENT_ALLOWED_ORIGINS names); clients without an Origin and AgentCore as before.
 
 Conversations (conversation.py) are keyed by the runtime session id the SDK reads from
 AgentCore's session header (`context.session_id`) and the payload's `session_id`; an SSE
@@ -15,12 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
 from bedrock_agentcore.runtime.context import RequestContext
 from kokoro_stream.base import TtsTransport
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.websockets import WebSocket
@@ -28,6 +32,7 @@ from starlette.websockets import WebSocket
 from .conversation import ConversationKey
 from .events import AgentEvent, error_event, to_sse
 from .llm import TextSource
+from .origins import OriginGate
 from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
 from .settings import VOICE_PAUSED_MESSAGE, AgentSettings
@@ -60,12 +65,16 @@ def create_app(
         await pipeline.drain()
         await pipeline.tts.aclose()
 
-    app = BedrockAgentCoreApp(lifespan=lifespan)
+    # Every route behind the Origin allowlist: a web page elsewhere must not drive the agent.
+    gate = Middleware(OriginGate, policy=settings.origins)
+    app = BedrockAgentCoreApp(lifespan=lifespan, middleware=[gate])
     app.state.pipeline = pipeline
     app.state.conversations = conversations = settings.conversations()
     # The SDK decodes the body itself and answers bad JSON with HTTP 400, but a deeply nested
     # body raises RecursionError there, which would be a 500: answer it like bad JSON.
     app.add_exception_handler(RecursionError, _too_deep)
+    # Likewise an integer past Python's conversion limit (4,300 digits) raises ValueError there.
+    app.add_exception_handler(ValueError, _number_too_long)
 
     async def tracked(
         inv: Invocation, key: ConversationKey | None, interruption: Interruption | None = None
@@ -129,4 +138,17 @@ def sse_conversation(runtime_session: str | None, session_id: str | None) -> Con
 async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:
     return JSONResponse(
         {"error": "Invalid JSON", "details": "nested too deeply to decode"}, status_code=400
+    )
+
+
+async def _number_too_long(_request: Request, exc: Exception) -> JSONResponse:
+    if "integer string conversion" not in str(exc):
+        raise exc  # not the decoder's: a server error as before
+    return JSONResponse(
+        {
+            "error": "Invalid JSON",
+            "details": f"a number has more than {sys.get_int_max_str_digits()} digits; "
+            "no field takes one",
+        },
+        status_code=400,
     )

@@ -16,11 +16,30 @@ FORMATS = ("pcm", "wav", "mp3", "ulaw", "alaw", "opus")
 FIXED_RATES = {"ulaw": 8000, "alaw": 8000, "opus": 48000}
 MAX_PROMPT_CHARS = 8000
 MAX_SESSION_ID_CHARS = 256  # AgentCore's own limit for runtimeSessionId
+MAX_VOICE_CHARS = 64  # Kokoro's voice names are about 10 characters: longer is never one
+EXCERPT_CHARS = 80  # the most of a caller's own value an error message quotes back
+# No field takes an integer this long; longer ones decode as an infinity of their sign (see
+# bounded_int), which every numeric check refuses by field name.
+MAX_INT_DIGITS = 32
 _KNOWN = {"prompt", "mode", "voice", "format", "speed", "session_id", "interrupted"}
 
 
 class PayloadError(ValueError):
     code = "bad_request"
+
+
+def excerpt(value: object) -> str:
+    """`value` as an error message quotes it: its repr, cut to EXCERPT_CHARS."""
+    shown = repr(value)
+    return shown if len(shown) <= EXCERPT_CHARS else shown[: EXCERPT_CHARS - 3] + "..."
+
+
+def bounded_int(digits: str) -> int | float:
+    """`parse_int` for json.loads: converting a very long integer costs time quadratic in its
+    length and, past Python's 4,300 digits, raises ValueError; no field needs one."""
+    if len(digits.lstrip("-")) <= MAX_INT_DIGITS:
+        return int(digits)
+    return -math.inf if digits.startswith("-") else math.inf
 
 
 @dataclass(frozen=True)
@@ -40,7 +59,7 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
         raise PayloadError(f"payload must be a JSON object, got {type(payload).__name__}")
     unknown = sorted(set(payload) - _KNOWN)
     if unknown:
-        raise PayloadError(f"unknown field(s) {unknown}; allowed: {sorted(_KNOWN)}")
+        raise PayloadError(f"unknown field(s) {excerpt(unknown)}; allowed: {sorted(_KNOWN)}")
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         raise PayloadError("'prompt' is required and must be a non-empty string")
@@ -49,15 +68,19 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
     _check_unicode("prompt", prompt)
     mode = payload.get("mode", "stream")
     if mode not in MODES:
-        raise PayloadError(f"'mode' must be one of {list(MODES)}, got {mode!r}")
+        raise PayloadError(f"'mode' must be one of {list(MODES)}, got {excerpt(mode)}")
     voice = payload.get("voice", default_voice)
     if voice is not None and (not isinstance(voice, str) or not voice.strip()):
         raise PayloadError("'voice' must be a non-empty string")
+    if voice is not None and len(voice) > MAX_VOICE_CHARS:
+        raise PayloadError(
+            f"'voice' is {len(voice)} characters; voice names have at most {MAX_VOICE_CHARS}"
+        )
     if voice is not None:
         _check_unicode("voice", voice)
     fmt = payload.get("format", "pcm")
     if fmt not in FORMATS:
-        raise PayloadError(f"'format' must be one of {list(FORMATS)}, got {fmt!r}")
+        raise PayloadError(f"'format' must be one of {list(FORMATS)}, got {excerpt(fmt)}")
     speed = _speed(payload.get("speed"))
     session_id = payload.get("session_id")
     if session_id is not None:
@@ -87,7 +110,7 @@ def _speed(value: Any) -> float | None:
     if value is None:
         return None
     low, high = SPEED_RANGE
-    problem = PayloadError(f"'speed' must be a number from {low} to {high}, got {value!r}")
+    problem = PayloadError(f"'speed' must be a number from {low} to {high}, got {excerpt(value)}")
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise problem
     try:
@@ -101,7 +124,7 @@ def _speed(value: Any) -> float | None:
 
 def played_ms(value: Any, name: str = "played_ms") -> float:
     """Milliseconds of an answer's audio the caller played: a finite number >= 0."""
-    problem = PayloadError(f"'{name}' must be a number of milliseconds >= 0, got {value!r}")
+    problem = PayloadError(f"'{name}' must be a number of milliseconds >= 0, got {excerpt(value)}")
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise problem
     try:

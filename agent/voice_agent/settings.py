@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
@@ -27,6 +27,7 @@ from .llm import (
     TextSource,
     read_script,
 )
+from .origins import ALLOWED_ORIGINS_ENV, OriginPolicy
 
 TEXT_SOURCES = ("bedrock", "replay")
 
@@ -71,6 +72,8 @@ class AgentSettings:
     # `python -m voice_agent`: the runtime reaches the container on 0.0.0.0:8080.
     host: str = "0.0.0.0"  # noqa: S104
     port: int = 8080
+    # Web pages allowed to drive the agent (origins.py): loopback ones unless widened.
+    origins: OriginPolicy = field(default_factory=OriginPolicy)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> AgentSettings:
@@ -105,6 +108,7 @@ class AgentSettings:
             max_conversations=_at_least_one(env, "AGENT_MAX_CONVERSATIONS", cls.max_conversations),
             host=env.get("HOST") or cls.host,
             port=_number(env, "PORT", 8080, int),
+            origins=OriginPolicy.parse(env.get(ALLOWED_ORIGINS_ENV, "")),
         )
         if settings.region is None and settings.uses_aws:
             raise ValueError(NO_REGION)

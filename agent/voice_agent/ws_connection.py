@@ -30,7 +30,7 @@ from .events import (
     is_last,
     to_ws_frames,
 )
-from .payload import Invocation, PayloadError, parse_invocation, played_ms
+from .payload import Invocation, PayloadError, bounded_int, parse_invocation, played_ms
 from .turns import Interruption, cut_previous
 
 Run = Callable[
@@ -175,7 +175,7 @@ def decode_message(message: Message) -> Any:
     except UnicodeDecodeError as exc:
         raise PayloadError(f"message is not UTF-8: {exc}") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=bounded_int)
     except ValueError as exc:
         raise PayloadError(f"message is not JSON: {exc}") from None
     except RecursionError:  # json raises this, not ValueError, for deep nesting

@@ -19,6 +19,13 @@ from kokoro_server.text.emoji_speech import EMOJI_MODES, EmojiMode
 
 CLIENT_TYPES = tuple(ClientType)
 UTTERANCE = "utterance"  # the parsed type of a frame with `text` and no `type`
+# No field takes a longer integer (request_id keeps 128 characters). Longer ones are read as an
+# infinity of their sign, which every field's check refuses, so the error names the field;
+# converting them costs time quadratic in their length, and past Python's limit (4,300 digits)
+# raises ValueError inside json.loads.
+MAX_INT_DIGITS = 128
+MAX_VOICE_CHARS = 64  # Kokoro's voice names are about 10 characters: longer is never one
+EXCERPT_CHARS = 80  # the most of a client's own value an error message quotes back
 
 
 class ProtocolError(Exception):
@@ -53,6 +60,18 @@ class ClientMessage:
     pause_scale: float | None = None  # `start` only: scales the pauses between pieces
 
 
+def excerpt(value: object) -> str:
+    """`value` as an error message quotes it: its repr, cut to EXCERPT_CHARS."""
+    shown = repr(value)
+    return shown if len(shown) <= EXCERPT_CHARS else shown[: EXCERPT_CHARS - 3] + "..."
+
+
+def _bounded_int(digits: str) -> int | float:
+    if len(digits.lstrip("-")) <= MAX_INT_DIGITS:
+        return int(digits)
+    return -math.inf if digits.startswith("-") else math.inf
+
+
 def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
     """Text or binary frame -> JSON object. SageMaker delivers client payloads as binary."""
     size = len(payload.encode("utf-8")) if isinstance(payload, str) else len(payload)
@@ -64,9 +83,11 @@ def decode_frame(payload: str | bytes, max_bytes: int) -> dict[str, Any]:
         except UnicodeDecodeError as exc:
             raise ProtocolError("invalid_json", f"binary frame is not UTF-8: {exc}") from exc
     try:
-        obj = json.loads(payload)
+        obj = json.loads(payload, parse_int=_bounded_int)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise ProtocolError("invalid_json", f"frame is not valid JSON: {exc}") from exc
+    except ValueError as exc:  # a number json itself cannot convert: not the client's JSON
+        raise ProtocolError("bad_parameter", f"frame holds a number out of range: {exc}") from exc
     if not isinstance(obj, dict):
         raise ProtocolError("invalid_json", "frame must be a JSON object")
     return obj
@@ -78,18 +99,37 @@ def _voice(obj: dict[str, Any]) -> str | None:
         return None
     if not isinstance(voice, str) or not voice:
         raise ProtocolError("bad_parameter", "voice must be a non-empty string")
+    if len(voice) > MAX_VOICE_CHARS:
+        raise ProtocolError(  # not a name at all, like a voice that is not a string
+            "bad_parameter",
+            f"voice must be a name of at most {MAX_VOICE_CHARS} characters, not "
+            f"{excerpt(voice)} ({len(voice)} characters)",
+        )
     return voice
+
+
+def _finite(value: object) -> float | None:
+    """A JSON number as a finite float, else None (not a number, infinite, NaN, or an
+    integer too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _speed(obj: dict[str, Any]) -> float | None:
     speed = obj.get("speed")
     if speed is None:
         return None
-    if isinstance(speed, bool) or not isinstance(speed, int | float) or not math.isfinite(speed):
-        raise ProtocolError("bad_parameter", "speed must be a number")
-    if not MIN_SPEED <= speed <= MAX_SPEED:
-        raise ProtocolError("bad_parameter", f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
-    return float(speed)
+    number = _finite(speed)
+    if number is None or not MIN_SPEED <= number <= MAX_SPEED:
+        raise ProtocolError(
+            "bad_parameter", f"speed must be a number between {MIN_SPEED} and {MAX_SPEED}"
+        )
+    return number
 
 
 def _format(obj: dict[str, Any]) -> str | None:
@@ -157,13 +197,13 @@ def pause_scale_field(obj: dict[str, Any]) -> float | None:
     scale = obj.get("pause_scale")
     if scale is None:
         return None
-    if isinstance(scale, bool) or not isinstance(scale, int | float) or not math.isfinite(scale):
-        raise ProtocolError("bad_parameter", "pause_scale must be a number")
-    if not MIN_PAUSE_SCALE <= scale <= MAX_PAUSE_SCALE:
+    number = _finite(scale)
+    if number is None or not MIN_PAUSE_SCALE <= number <= MAX_PAUSE_SCALE:
         raise ProtocolError(
-            "bad_parameter", f"pause_scale must be between {MIN_PAUSE_SCALE} and {MAX_PAUSE_SCALE}"
+            "bad_parameter",
+            f"pause_scale must be a number between {MIN_PAUSE_SCALE} and {MAX_PAUSE_SCALE}",
         )
-    return float(scale)
+    return number
 
 
 def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:
@@ -211,7 +251,7 @@ def parse_message(obj: dict[str, Any], max_text_chars: int) -> ClientMessage:
             raise ProtocolError("unknown_type", "frame has neither 'type' nor 'text'")
         kind = UTTERANCE
     elif not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+        raise ProtocolError("unknown_type", f"unknown message type {excerpt(kind)}")
 
     if kind == ClientType.START:
         request_id = obj.get("request_id")
