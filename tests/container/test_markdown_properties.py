@@ -1,6 +1,7 @@
 """Property-based tests of the markdown front end (hypothesis): the same text gives the same
 spoken text, and the same sentences, however it is split into deltas (7-character deltas
-like an LLM's included), and what comes out never holds markup characters it could speak."""
+like an LLM's included; Japanese and Chinese with markup too), and what comes out never
+holds markup characters it could speak."""
 
 from __future__ import annotations
 
@@ -28,8 +29,18 @@ ATOMS = [
     "to", "🇫🇷", "🇯🇵!",
 ]  # fmt: skip
 
+# Japanese and Chinese, written without spaces, with markup inside and around their words.
+CJK_ATOMS = [
+    "日本", "語", "です", "。", "、", "，", "！", "？", "；", "：", "｡", "ー", "々", "「", "」",
+    "你好", "中文", "𠀋", "\u3000", "＊", "｜", "**", "*", "_", "~~", "`", "`コード`", "[",
+    "](/x)", "[リンク](/docs/a_b)", "![図](i.png)", "<", "<https://例え.jp/x>", "\\", "{",
+    "{東京|/tˈOkjO/}", "# ", "- ", "1. ", "> ", "|", " | ", "\n", " ", "🇯🇵", "🎉", "a", "3.14",
+    "!",
+]  # fmt: skip
+
 markdown_text = st.lists(st.sampled_from(ATOMS), max_size=50).map("".join)
-any_text = st.one_of(markdown_text, st.text(max_size=80))
+cjk_text = st.lists(st.sampled_from(CJK_ATOMS), max_size=50).map("".join)
+any_text = st.one_of(markdown_text, cjk_text, st.text(max_size=80))
 
 
 @st.composite

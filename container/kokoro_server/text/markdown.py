@@ -27,7 +27,8 @@ What is read (the rule, documented in docs/protocol.md):
 How it streams. Block structure is decided per line from its leading markers (CommonMark's
 rules for ATX headings, list items, block quotes, fences and thematic breaks; GFM table
 rows), so a line's first characters are held only until its markers are known. Inline text
-is parsed by markdown-it-py. A line's inline text is released up to the last whitespace
+is parsed by markdown-it-py. A line's inline text is released up to the last whitespace,
+or the last boundary between two Japanese or Chinese characters (written without spaces),
 before the first construct still open (a code span, link or autolink without its closer,
 an emphasis run without its partner, a trailing backslash); a construct whose closer does
 not arrive within `max_hold` characters is read as literal text, so a stray `*` or backtick
@@ -104,10 +105,18 @@ _DAY_LABEL = re.compile(f"(?P<first>{_DAY})\\.?(?:(?P<dash>[-–—])(?P<last>{_
 # Punctuation after an emoji in the same word ("to 🇯🇵!"): the emoji may still be a word.
 _CLOSING = ".,!?;:…)"
 _MARKUP_PREFIX = re.compile(r"\{[^{}|\n]*(?:\|(?:/[^/{}\n]*/?)?)?")
+# Japanese and Chinese characters (kana, ideographs, their punctuation and fullwidth forms):
+# written without spaces, so the boundary between two of them is a release point like a
+# space (none of them is markdown syntax). The ideographic space U+3000 is whitespace.
+_CJK = (
+    "\u3001-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff01-\uffef\U00020000-\U0003134f"
+)
+_CJK_RUN = re.compile(f"[{_CJK}]+")
 # Characters the scan passes over (nothing opens or ends there), matched in one step; a "|"
 # is one only outside a table.
-_ORDINARY = re.compile(r"[^\\`\[!<{\s]*(?:!(?!\[)[^\\`\[!<{\s]*)*")
-_ORDINARY_CELL = re.compile(r"[^\\`\[!<{|\s]*(?:!(?!\[)[^\\`\[!<{|\s]*)*")
+_ORDINARY = re.compile(rf"[^\\`\[!<{{\s{_CJK}]*(?:!(?!\[)[^\\`\[!<{{\s{_CJK}]*)*")
+_ORDINARY_CELL = re.compile(rf"[^\\`\[!<{{|\s{_CJK}]*(?:!(?!\[)[^\\`\[!<{{|\s{_CJK}]*)*")
 
 
 def _ordinary_end(text: str, i: int, table: bool) -> int:
@@ -207,25 +216,34 @@ class _Scan:
     limit: int  # text before this may be released
     escapes: list[int] = field(default_factory=list)  # openers read as literal characters
     spaces: list[int] = field(default_factory=list)  # whitespace outside any construct
+    joins: list[int] = field(default_factory=list)  # between two CJK characters (see _CJK)
     cells: list[int] = field(default_factory=list)  # table cell separators
     verbatim: list[tuple[int, int]] = field(default_factory=list)  # pronunciation markup
     # Where the scan may resume once more text is appended: everything before it is decided
     # for good (a construct closed, or read literally), and how many of each list it found.
-    settled: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    settled: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
 
     def settle(self, pos: int) -> None:
         self.settled = (
             pos,
             len(self.escapes),
             len(self.spaces),
+            len(self.joins),
             len(self.cells),
             len(self.verbatim),
         )
 
     def resumed(self) -> _Scan:
         """The scan as it stood where it settled, to continue on a longer text."""
-        pos, e, s, c, v = self.settled
-        scan = _Scan(pos, self.escapes[:e], self.spaces[:s], self.cells[:c], self.verbatim[:v])
+        pos, e, s, j, c, v = self.settled
+        scan = _Scan(
+            pos,
+            self.escapes[:e],
+            self.spaces[:s],
+            self.joins[:j],
+            self.cells[:c],
+            self.verbatim[:v],
+        )
         scan.settled = self.settled
         return scan
 
@@ -315,6 +333,17 @@ def _scan(
             if _MARKUP_PREFIX.fullmatch(text, i, stop) and open_at(i):
                 break
             i += 1
+            continue
+        if _CJK_RUN.match(ch):
+            # A boundary is known once the character after it is: the run's last character
+            # waits for its successor (the scan resumes there, not at the run's start).
+            run = _CJK_RUN.match(text, i)
+            assert run
+            scan.joins.extend(range(i + 1, run.end()))
+            i = run.end()
+            if i >= end:
+                scan.settle(i - 1)
+                break
             continue
         if ch == "|" and table:
             scan.cells.append(i)
@@ -596,6 +625,7 @@ class MarkdownSpeech:
             # Up to the last whitespace (or cell separator) before the first open construct:
             # a word still arriving, or one an opener may yet claim, waits.
             cuts = [c for c in scan.spaces if c < scan.limit]
+            cuts += [c for c in scan.joins if c < scan.limit]
             cuts += [c + 1 for c in scan.cells if c < scan.limit]
             cut = max(cuts, default=start)
         if cut <= start:
@@ -612,12 +642,16 @@ class MarkdownSpeech:
         stops = sorted(
             [(c, c + 1, "space") for c in scan.spaces if start <= c < cut]
             + [(c, c + 1, "cell") for c in scan.cells if start <= c < cut]
+            + [(c, c, "join") for c in scan.joins if start < c < cut]
             + [(a, b, "verbatim") for a, b in scan.verbatim if start <= a and b <= cut]
         )
         escapes = {e for e in scan.escapes if start <= e < cut}
         cursor = start
         for a, b, what in stops:
             self._word(line, cursor, a, escapes)
+            if what == "join":
+                cursor = b  # a word boundary that reads as nothing
+                continue
             if what != "space":
                 self._resolve("")
                 self._close_cell(ended=what == "cell")
