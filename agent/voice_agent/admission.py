@@ -22,6 +22,8 @@ from typing import Any, Literal
 from kokoro_stream.base import TtsControl, TtsEvent, TtsFailure, TtsSession
 from kokoro_stream.messages import ServerMessageType
 
+from .caller_errors import tts_failure_message
+
 log = logging.getLogger("voice_agent.admission")
 
 BUSY_CLOSE_CODE = 1013
@@ -158,7 +160,7 @@ class AdmittedSession:
                 # Still refused when the budget ran out: the caller hears `busy`, not that the
                 # TTS is down (the same rule as the first open's, in pipeline.py).
                 code = "tts_busy" if refused(exc) else "tts_unavailable"
-                yield TtsFailure(code, f"cannot reopen the TTS session: {exc!r}")
+                yield TtsFailure(code, tts_failure_message("cannot reopen the TTS session", exc))
                 return
 
     def _patient(self) -> bool:

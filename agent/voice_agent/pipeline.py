@@ -29,6 +29,7 @@ from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure, TtsSession, Tts
 from kokoro_stream.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
 
 from .admission import AdmittedSession, refused
+from .caller_errors import tts_failure_message
 from .conversation import NO_HISTORY, History
 from .events import (
     AgentEvent,
@@ -163,7 +164,7 @@ class VoicePipeline:
             session = await AdmittedSession.open(open_session, self.busy_wait_s)
         except Exception as exc:
             code = "tts_busy" if refused(exc) else "tts_unavailable"  # busy past the budget
-            yield error_event(code, f"cannot open a TTS session: {exc!r}")
+            yield error_event(code, tts_failure_message("cannot open a TTS session", exc))
             return
         queue: asyncio.Queue[Any] = asyncio.Queue()
         close_sent = asyncio.Event()

@@ -96,6 +96,12 @@ class Settings:
     # the k-th caller of a burst otherwise waits for k-1 first sentences.
     max_starting: int = 0
     idle_timeout_s: float = 300.0
+    # Connections (serving/connections.py): a request head must be complete this long after
+    # the accept (or after its first byte on a kept-alive connection), or the connection is
+    # closed; a kept-alive connection with no next request is closed after keep_alive_s.
+    # Neither touches an upgraded WebSocket session.
+    header_timeout_s: float = 10.0
+    keep_alive_s: int = 75  # longer than typical load balancer idle timeouts
     audio_frame_bytes: int = 16 * 1024  # binary frame size for audio
     max_segment_chars: int = 250  # segmenter split length, well under 510 phonemes
     first_clause_min_chars: int = 20
@@ -152,6 +158,8 @@ class Settings:
             admission_hold_s=_env_float("KOKORO_ADMISSION_HOLD_S", cls.admission_hold_s),
             max_starting=_env_int("KOKORO_MAX_STARTING", cls.max_starting),
             idle_timeout_s=_env_float("KOKORO_IDLE_TIMEOUT_S", cls.idle_timeout_s),
+            header_timeout_s=_env_float("KOKORO_HEADER_TIMEOUT_S", cls.header_timeout_s),
+            keep_alive_s=_env_int("KOKORO_KEEP_ALIVE_S", cls.keep_alive_s),
             audio_frame_bytes=_env_int("KOKORO_AUDIO_FRAME_BYTES", cls.audio_frame_bytes),
             max_segment_chars=_env_int("KOKORO_MAX_SEGMENT_CHARS", cls.max_segment_chars),
             first_clause_min_chars=_env_int(

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import Any
 
 import uvicorn
 
 from kokoro_server import logs
 from kokoro_server.config import Settings
 from kokoro_server.serving.app import create_app
+from kokoro_server.serving.connections import header_timeout_protocol
 
 log = logging.getLogger("kokoro.serve")
 
@@ -39,12 +41,20 @@ def main(argv: list[str] | None = None) -> None:
         port=port,
         log_config=None,  # keep our JSON logs
         access_log=False,
-        ws="websockets-sansio",
-        ws_max_size=settings.max_frame_bytes * 4,  # oversize frames get a protocol error first
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        timeout_keep_alive=75,  # longer than typical load balancer idle timeouts
+        **uvicorn_options(settings),
     )
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn runs the app, beyond address and logging (the tests serve it the same way)."""
+    return {
+        "http": header_timeout_protocol(settings.header_timeout_s),
+        "ws": "websockets-sansio",
+        "ws_max_size": settings.max_frame_bytes * 4,  # oversize frames get a protocol error first
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "timeout_keep_alive": settings.keep_alive_s,
+    }
 
 
 if __name__ == "__main__":
