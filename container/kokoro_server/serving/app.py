@@ -29,9 +29,10 @@ from kokoro_server.model_facts import UnknownVoiceError
 from kokoro_server.serving import protocol
 from kokoro_server.serving.capacity import over_capacity
 from kokoro_server.serving.messages import ClientType
+from kokoro_server.serving.one_shot_io import ClientLeft, read_capped_body, unless_client_leaves
 from kokoro_server.serving.protocol import ProtocolError
 from kokoro_server.serving.session import Session, TransportClosed
-from kokoro_server.serving.synthesis import SynthesisService
+from kokoro_server.serving.synthesis import SynthesisService, Synthesized
 from kokoro_server.text.languages import LANGUAGES
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.pronunciation import Lexicon, PronunciationError, written
@@ -137,8 +138,8 @@ def create_app(
         return JSONResponse(body, status_code=503)
 
     async def invocations(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
+        body = await read_capped_body(request, MAX_BODY_BYTES)
+        if body is None:
             return _error_response(413, "frame_too_large", f"body exceeds {MAX_BODY_BYTES} bytes")
         try:
             obj = protocol.decode_frame(body, MAX_BODY_BYTES)
@@ -190,10 +191,11 @@ def create_app(
         pcm_rate = audio.pcm_rate(fmt, rate)
         scale = 1.0 if start.pause_scale is None else start.pause_scale
         last = len(pieces) - 1
-        try:
+
+        async def synthesize_all() -> list[Synthesized]:
             # Each piece ends with the pause its ending calls for; the file ends with the
             # speech (no pause after the last piece: nothing follows it).
-            pcm_parts = [
+            return [
                 await service.synthesize(
                     p,
                     voice,
@@ -206,10 +208,17 @@ def create_app(
                 )
                 for i, p in enumerate(pieces)
             ]
+
+        try:
+            # A caller who hangs up gets no more model calls (one_shot_io.py).
+            pcm_parts = await unless_client_leaves(request, synthesize_all())
             if not any(part.data for part in pcm_parts):
                 return _error_response(400, "nothing_to_say", _nothing_to_say(text))
             pcm = b"".join(part.data for part in pcm_parts)
             data = (await asyncio.to_thread(audio.encode_pcm, pcm, fmt, rate)).data
+        except ClientLeft:
+            log.info("one-shot caller left", extra=fields(sentences=len(pieces)))
+            return Response(status_code=499)  # nobody reads it: uvicorn drops it
         except PronunciationError as exc:
             return _error_response(400, "bad_parameter", str(exc))
         except Exception as exc:
