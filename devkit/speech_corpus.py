@@ -31,7 +31,7 @@ from devkit.paths import REPO_ROOT
 from kokoro_server.text.frontend import TextFrontend
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.normalize import normalize
-from kokoro_server.text.normalize.en.letters import LETTER_A
+from kokoro_server.text.normalize.en.letters import LETTER_A, LONE_A
 from kokoro_server.text.phonemes import Phonemizer
 
 DATA = REPO_ROOT / "tests" / "container" / "data"
@@ -216,8 +216,6 @@ def fold_phonemes(phonemes: str) -> str:
     return _PHONEME_FOLD.sub("", phonemes)
 
 
-# A capital A standing alone in a reading (not "A's", not "A-" joined): the letter.
-_LETTER_A = re.compile(r"(?<![\w'’-])A(?![\w'’-])")
 # "the" before a vowel is /ði/ or /ðə/ as espeak-ng guesses from the next word's spelling
 # ("the EU" and "the E U" differ only there); a listener hears no misreading in either.
 _THE = re.compile(r"ð[ɪiə]ː?")
@@ -239,7 +237,7 @@ class ReadingJudge:
         self.voice = voice
 
     def said(self, reading: str, skip: frozenset[str] = frozenset()) -> str:
-        words = self.frontend(_LETTER_A.sub(LETTER_A, reading), self.voice).words
+        words = self.frontend(LONE_A.sub(LETTER_A, reading), self.voice).words
         return spoken_phonemes([(w.text, w.phonemes) for w in words], skip)
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from devkit.speech_corpus import fold_phonemes, load_frontend
+from devkit.speech_corpus import LANGUAGE_FILES, fold_phonemes, load_frontend
 from kokoro_server.text.frontend import TextFrontend
 from kokoro_server.text.normalize import ja, say, zh
 
-HI, JA, ZH = "hf_alpha", "jf_alpha", "zf_xiaoxiao"
+HI, JA, ZH = (LANGUAGE_FILES[language][1] for language in ("hi", "ja", "zh"))
 
 
 @pytest.fixture(scope="module")

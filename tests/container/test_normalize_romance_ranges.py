@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from devkit.speech_corpus import load_frontend
+from devkit.speech_corpus import LANGUAGE_FILES, load_frontend
 
-VOICES = {"es": "ef_dora", "fr-fr": "ff_siwis", "it": "if_sara", "pt-br": "pf_dora"}
+VOICES = {language: LANGUAGE_FILES[language][1] for language in ("es", "fr-fr", "it", "pt-br")}
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ from kokoro_server.text.normalize.core import Written
 
 LETTER_A = "eh"
 
-_A = re.compile(r"(?<![\w'’-])A(?![\w'’-])")
+# A capital A standing alone (not "A's", not joined by a hyphen): the letter or the article.
+LONE_A = re.compile(r"(?<![\w'’-])A(?![\w'’-])")
 _CLAUSE_START = re.compile(r"(?:^|[.!?:;\"“(\[—–])\s*$")
 _NEXT_IS_LETTER = re.compile(r"\s+[A-Z](?![\w'’])")
 _NEXT_IS_TITLE_WORD = re.compile(r"\s+[A-Z][a-z]")
@@ -39,13 +40,15 @@ def for_g2p(words: Sequence[Written]) -> list[str]:
     something else (`a.m.` -> "A M", `A12` -> "A twelve") is always a letter; an A the
     writer wrote standing alone ("A", "Q&A") is decided by its context."""
     spoken = [w.spoken for w in words]
+    if not any("A" in said for said in spoken):
+        return spoken
     sentence = " ".join(spoken)
     out, cursor = [], 0
     for word, said in zip(words, spoken, strict=True):
-        lone = _A.search(word.text) is not None  # the writer's own A, not the normalizer's
+        lone = LONE_A.search(word.text) is not None  # the writer's own A, not the normalizer's
         letters = [
             m.start()
-            for m in _A.finditer(said)
+            for m in LONE_A.finditer(said)
             if said != word.text or lone
             if not lone or _written_a_is_letter(sentence, cursor + m.start())
         ]

@@ -422,7 +422,7 @@ ADDRESS_LABELS = {
     "db": "D B", "css": "C S S", "html": "H T M L", "ftp": "F T P", "sftp": "S F T P",
     "dns": "D N S", "vpn": "V P N", "iam": "I A M", "pdf": "P D F", "faq": "F A Q",
     "cnn": "C N N", "bbc": "B B C", "ibm": "I B M", "hr": "H R", "usa": "U S A",
-    "nyc": "N Y C", "gov": "gov", "pypi": "pie P I", "openai": "open A I",
+    "nyc": "N Y C", "pypi": "pie P I", "openai": "open A I",
     "noreply": "no reply", "donotreply": "do not reply", "nodejs": "node J S",
 }  # fmt: skip
 # Time zones written after a time ("6:00pm ET"): said letter by letter.
@@ -438,11 +438,6 @@ PLACE_WORDS = {
     "bay", "berth", "cabin", "deck", "section", "aisle", "car", "coach", "level", "floor",
     "table", "stand", "locker", "space", "box", "lot", "stall", "dock", "pier", "is",
 }  # fmt: skip
-US_STATES = {
-    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
-    "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ",
-    "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT",
-    "VA", "WA", "WV", "WI", "WY", "DC",
-}  # fmt: skip
+US_STATES = frozenset(US_STATE_NAMES)
 # Three-digit numbers dialled, not counted (emergency and service lines).
 SERVICE_NUMBERS = {"911", "999", "112", "000", "988", "311", "411", "211", "111", "101", "119"}
