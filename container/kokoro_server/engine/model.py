@@ -195,12 +195,18 @@ class KokoroEngine:
         """The audio and, where the model gives durations, when each written word is spoken.
 
         `stop`: set from another thread, it ends the model call in progress and the job
-        raises Stopped (stop.py); without one the call runs to its end.
+        raises Stopped (stop.py); without one the call runs to its end. It is checked before
+        the text front end, after it and before every model call (`_infer`), so a job
+        stopped while its text is read never reaches the model.
         """
         self.check_voice(voice)
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be between {MIN_SPEED} and {MAX_SPEED}")
+        if stop is not None:
+            stop.check()
         phonemized = self.phonemize(text, voice, **pronunciation)
+        if stop is not None:
+            stop.check()
         calls = plan_calls(phonemized.words, self.vocab)
         results = [self._infer(call, voice, speed, stop) for call in calls]
         parts = [audio for audio, _ in results if audio.size]

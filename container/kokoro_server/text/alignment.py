@@ -4,6 +4,18 @@ G2P libraries phonemize whole sentences (that is where their stress and reductio
 but report no word boundaries, and they merge or split words on the way (espeak-ng writes
 "was a" as one word, `wʌzɐ`). These helpers recover the boundaries by matching the whole
 output against each word phonemized on its own, never changing a character of the output.
+
+Every step is bounded, whatever the text: a written form is aligned by its own spoken words
+("$999" is "nine hundred ninety-nine dollars", four guides that each find their token), so
+the length of one written form costs linear time; a stretch that finds no anchor and is too
+big for the dynamic programme is shared out in proportion to the guides' lengths; and the
+edit distance is bit-parallel, a few integer operations per character.
+
+So the length of one written form is not capped for the aligner's sake. The English
+normalizer already says a number of more than 15 digits one digit at a time (a reading, not
+a bound); a form it leaves alone goes to espeak-ng as written ("1e999999" is "one E nine
+hundred ninety-nine thousand ...", "1e" and 200 nines one unspaced word), and the segmenter's
+cap on a sentence bounds those like any other text (bench/frontend_worst.py).
 """
 
 from __future__ import annotations
@@ -13,6 +25,13 @@ from collections.abc import Sequence
 
 # Marks that carry no sound of their own: ignored when comparing two phoneme strings.
 _NEUTRAL = str.maketrans("", "", "ˈˌː-‿ ")
+
+# The largest stretch between anchors that goes through the dynamic programme: guides times
+# tokens, and characters on either side. Random stretches at these limits cost at most about
+# 13 ms; the stretches of every corpus in tests/container/data reach 12 cells and 16
+# characters (a merge is a few words), so none of them is shared out by length.
+_SPAN_CELLS = 48
+_SPAN_CHARS = 96
 
 
 def bare(phonemes: str) -> str:
@@ -26,24 +45,51 @@ def distance(a: str, b: str) -> float:
         return 0.0
     if not a or not b:
         return 1.0
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1] / max(len(a), len(b))
+    return _edits(a, b) / max(len(a), len(b))
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance by the bit-parallel method (Myers 1999, in Hyyrö's form for whole
+    strings): one column of the table per character of the longer string, held as bits of
+    Python integers, so the cost is len(a) steps of a few integer operations whatever the
+    lengths (two 2000-character strings: a few milliseconds)."""
+    if len(a) < len(b):
+        a, b = b, a
+    if not b:
+        return len(a)
+    mask, high = (1 << len(b)) - 1, 1 << (len(b) - 1)
+    matches: dict[str, int] = {}
+    for i, char in enumerate(b):
+        matches[char] = matches.get(char, 0) | 1 << i
+    plus, minus, edits = mask, 0, len(b)  # vertical +1 / -1 steps of the column; its last cell
+    for char in a:
+        eq = matches.get(char, 0)
+        xv = eq | minus
+        xh = (((eq & plus) + plus) ^ plus) | eq
+        h_plus = minus | (~(xh | plus) & mask)
+        h_minus = plus & xh
+        if h_plus & high:
+            edits += 1
+        elif h_minus & high:
+            edits -= 1
+        h_plus = ((h_plus << 1) | 1) & mask  # row 0 grows by one per column
+        h_minus = (h_minus << 1) & mask
+        plus = h_minus | (~(xv | h_plus) & mask)
+        minus = h_plus & xv
+    return edits
 
 
 def _split_token(token: str, guides: Sequence[str]) -> list[str]:
-    """Cut one output token that several words share, each cut where its guide fits best."""
+    """Cut one output token that several words share, each cut where its guide and the
+    guides after it fit best ("fɚðə" for "for the": "fɚ" and "ðə")."""
     pieces: list[str] = []
     rest = token
     for n, guide in enumerate(guides[:-1]):
         remaining = len(guides) - n - 1
+        after = "".join(guides[n + 1 :])
         best_cut, best_cost = 1, float("inf")
         for cut in range(1, max(2, len(rest) - remaining + 1)):
-            cost = distance(rest[:cut], guide)
+            cost = distance(rest[:cut], guide) + distance(rest[cut:], after)
             if cost < best_cost:
                 best_cut, best_cost = cut, cost
         pieces.append(rest[:best_cut])
@@ -62,7 +108,7 @@ def assign_tokens(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str
 
     Words whose token is exactly their guide anchor the alignment; only the stretches between
     anchors (where the G2P merged or split words) go through the dynamic programme, which is
-    quadratic in their length: a whole sentence through it costs hundreds of milliseconds.
+    quadratic in their length: a stretch over its budget is shared out by length instead.
     """
     owned: list[list[str]] = [[] for _ in guides]
     matcher = difflib.SequenceMatcher(
@@ -73,7 +119,7 @@ def assign_tokens(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str
     for start_word, start_token, size in matcher.get_matching_blocks():
         words, between = guides[word:start_word], tokens[token:start_token]
         if words and between:
-            for offset, pieces in enumerate(_assign_span(between, words)):
+            for offset, pieces in enumerate(_align_stretch(between, words)):
                 owned[word + offset] = pieces
         elif between and word > 0:
             owned[word - 1] += between
@@ -85,6 +131,34 @@ def assign_tokens(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str
     if carry:
         first = next((i for i, pieces in enumerate(owned) if pieces), 0)
         owned[first] = carry + owned[first]
+    return owned
+
+
+def _align_stretch(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str]]:
+    """One stretch between anchors: the dynamic programme within its budget, else by length."""
+    small = (
+        len(tokens) * len(guides) <= _SPAN_CELLS
+        and sum(map(len, tokens)) <= _SPAN_CHARS
+        and sum(map(len, guides)) <= _SPAN_CHARS
+    )
+    return _assign_span(tokens, guides) if small else _share_by_length(tokens, guides)
+
+
+def _share_by_length(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str]]:
+    """Whole tokens to words in order, each token to the word whose share of the guides'
+    length holds the token's middle: linear, for stretches too big to align closely."""
+    weights = [len(bare(g)) + 1 for g in guides]  # + 1: an empty guide still has a place
+    sizes = [len(bare(t)) + 1 for t in tokens]
+    scale = sum(weights) / sum(sizes)  # token length -> guide length
+    owned: list[list[str]] = [[] for _ in guides]
+    word, word_end, done = 0, weights[0], 0
+    for token, size in zip(tokens, sizes, strict=True):
+        middle = (done + size / 2) * scale
+        while middle > word_end and word < len(guides) - 1:
+            word += 1
+            word_end += weights[word]
+        owned[word].append(token)
+        done += size
     return owned
 
 
@@ -102,7 +176,7 @@ def _assign_span(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str]
             if here == inf:
                 continue
             if i < n:  # word i takes 0..4 whole tokens (the last word: all that are left)
-                for k in range(0, (m - j if i == n - 1 else min(4, m - j)) + 1):
+                for k in [m - j] if i == n - 1 else range(min(4, m - j) + 1):
                     c = here + (distance(" ".join(tokens[j : j + k]), guides[i]) if k else 1.0)
                     if c < cost[i + 1][j + k]:
                         cost[i + 1][j + k], step[i + 1][j + k] = c, (1, k)
@@ -125,6 +199,46 @@ def _assign_span(tokens: Sequence[str], guides: Sequence[str]) -> list[list[str]
             owned[i - 1] = list(tokens[j - took : j])
             i, j = i - 1, j - took
     return owned
+
+
+def word_slices(whole: str, guides: Sequence[str]) -> list[str]:
+    """`whole` (spoken words joined by single spaces) cut into one slice per guide.
+
+    A guide is one written form read alone and may be several spoken words ("nine hundred
+    ninety-nine dollars"): its spoken words are aligned one by one, most of them finding
+    their own token, and their slices joined again. Joined, the slices are `whole` exactly.
+    """
+    sub_guides: list[str] = []
+    owners: list[int] = []
+    for index, guide in enumerate(guides):
+        parts = guide.split() or [""]
+        sub_guides += parts
+        owners += [index] * len(parts)
+    tokens = whole.split(" ") if whole else []
+    slices = [""] * len(guides)
+    pieces = cut_slices(whole, assign_tokens(tokens, sub_guides))
+    for owner, piece in zip(owners, pieces, strict=True):
+        slices[owner] += piece
+    return slices
+
+
+def cut_slices(whole: str, owned: Sequence[Sequence[str]]) -> list[str]:
+    """Cut `whole` into consecutive per-word slices, each keeping the space that follows it:
+    `owned` holds each word's pieces (whole tokens, or a piece of a token it shares)."""
+    slices: list[str] = []
+    cursor = 0
+    for pieces in owned:
+        content = " ".join(pieces)
+        if not whole.startswith(content, cursor):
+            raise AssertionError(f"alignment lost the phonemes at {cursor} of {whole!r}")
+        end = cursor + len(content)
+        if content and end < len(whole) and whole[end] == " ":
+            end += 1
+        slices.append(whole[cursor:end])
+        cursor = end
+    if cursor != len(whole):
+        slices[-1] += whole[cursor:]
+    return slices
 
 
 def source_spans(source: str, derived: str, ends: Sequence[int]) -> list[tuple[int, int]]:

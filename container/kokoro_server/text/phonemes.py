@@ -18,7 +18,7 @@ from phonemizer.backend import EspeakBackend
 from phonemizer.backend.espeak.wrapper import EspeakWrapper
 from phonemizer.logger import get_logger
 
-from kokoro_server.text.alignment import assign_tokens
+from kokoro_server.text.alignment import cut_slices, word_slices
 
 _setup_lock = threading.Lock()
 _espeak_lock = threading.Lock()  # one C library instance behind every backend
@@ -72,36 +72,19 @@ class Phonemizer:
         words = list(words)
         if not words:
             return []
+        guides: list[str] | None = None
         with self._lock:
             whole = self._backend.phonemize([" ".join(words)], strip=True)
             whole_text = re.sub(" +", " ", whole[0] if whole else "")
             tokens = whole_text.split(" ") if whole_text else []
-            if len(tokens) == sum(len(w.split()) for w in words):
-                owned: list[list[str]] = []
-                taken = 0
-                for word in words:
-                    count = len(word.split())
-                    owned.append(tokens[taken : taken + count])
-                    taken += count
-            else:  # espeak merged or split words: align against each word read alone
+            if len(tokens) != sum(len(w.split()) for w in words):
                 guides = self._backend.phonemize(words, strip=True)
-                owned = assign_tokens(tokens, guides)
-        return _slices(whole_text, owned)
-
-
-def _slices(whole: str, owned: list[list[str]]) -> list[str]:
-    """Cut `whole` into consecutive per-word slices, each keeping the space that follows it."""
-    slices: list[str] = []
-    cursor = 0
-    for pieces in owned:
-        content = " ".join(pieces)
-        if not whole.startswith(content, cursor):
-            raise AssertionError(f"alignment lost the phonemes at {cursor} of {whole!r}")
-        end = cursor + len(content)
-        if content and end < len(whole) and whole[end] == " ":
-            end += 1
-        slices.append(whole[cursor:end])
-        cursor = end
-    if cursor != len(whole):
-        slices[-1] += whole[cursor:]
-    return slices
+        if guides is not None:  # espeak merged or split words: align, outside the lock
+            return word_slices(whole_text, guides)
+        owned: list[list[str]] = []
+        taken = 0
+        for word in words:
+            count = len(word.split())
+            owned.append(tokens[taken : taken + count])
+            taken += count
+        return cut_slices(whole_text, owned)
