@@ -21,7 +21,7 @@ from kokoro_server.config import Settings
 from kokoro_server.engine.model import Speech
 from kokoro_server.engine.stop import Stopped, StopSignal
 from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, SAMPLE_RATE, UnknownVoiceError
-from kokoro_server.serving.synthesis import SynthesisService
+from kokoro_server.serving.synthesis import SynthesisService, freeze_loaded_heap
 
 TONE_VOICES = ("tone_low", "tone_high")
 MS_PER_CHAR = 10.0  # audio length per character at speed 1.0
@@ -93,5 +93,6 @@ class ToneSynthesisService(SynthesisService):
 
     def load(self) -> None:
         self.engine = ToneEngine(self.delay_s)  # type: ignore[assignment]
+        freeze_loaded_heap()  # as the real service does once loaded
         self.state = "ready"
         self._ready.set()

@@ -95,7 +95,11 @@ class Settings:
     # With one worker, 1 keeps a burst's admitted callers within 1.5x of a solo first audio:
     # the k-th caller of a burst otherwise waits for k-1 first sentences.
     max_starting: int = 0
+    # A session expires after this long with no client message and no audio accepted by the
+    # client; one whose client accepts no audio for send_stall_s is aborted (a client that
+    # stopped reading would otherwise hold its slot, and its sentences, forever).
     idle_timeout_s: float = 300.0
+    send_stall_s: float = 10.0
     # Connections (serving/connections.py): a request head must be complete this long after
     # the accept (or after its first byte on a kept-alive connection), or the connection is
     # closed; a kept-alive connection with no next request is closed after keep_alive_s.
@@ -158,6 +162,7 @@ class Settings:
             admission_hold_s=_env_float("KOKORO_ADMISSION_HOLD_S", cls.admission_hold_s),
             max_starting=_env_int("KOKORO_MAX_STARTING", cls.max_starting),
             idle_timeout_s=_env_float("KOKORO_IDLE_TIMEOUT_S", cls.idle_timeout_s),
+            send_stall_s=_env_float("KOKORO_SEND_STALL_S", cls.send_stall_s),
             header_timeout_s=_env_float("KOKORO_HEADER_TIMEOUT_S", cls.header_timeout_s),
             keep_alive_s=_env_int("KOKORO_KEEP_ALIVE_S", cls.keep_alive_s),
             audio_frame_bytes=_env_int("KOKORO_AUDIO_FRAME_BYTES", cls.audio_frame_bytes),

@@ -21,6 +21,7 @@ from devkit.loopback import AppServer, BackgroundLoop, serve
 from devkit.processes import free_port
 from kokoro_server.config import Settings
 from kokoro_server.serving.app import create_app as create_kokoro_app
+from kokoro_server.serving.serve import uvicorn_options
 from kokoro_server.serving.synthesis import SynthesisService
 from tests.support.fake_tts import FakeTtsServer, fake_pcm
 from voice_agent.app import create_app as create_agent_app
@@ -31,15 +32,14 @@ SESSION_TASK_PREFIXES = ("recv-", "synth-", "send-")
 
 
 class ThreadedServer(AppServer):
-    """The real Kokoro container app, sharing an already loaded SynthesisService."""
+    """The real Kokoro container app, sharing an already loaded SynthesisService, served
+    as `serve` serves it (serve.uvicorn_options: its HTTP and WebSocket protocols)."""
 
     def __init__(self, settings: Settings, service: SynthesisService) -> None:
         port = free_port()
+        settings = dataclasses.replace(settings, port=port)
         super().__init__(
-            create_kokoro_app(dataclasses.replace(settings, port=port), service),
-            port=port,
-            ws="websockets-sansio",
-            ws_max_size=settings.max_frame_bytes * 4,
+            create_kokoro_app(settings, service), port=port, **uvicorn_options(settings)
         )
 
     @property

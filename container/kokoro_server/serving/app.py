@@ -24,13 +24,20 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kokoro_server.audio import encoding as audio
 from kokoro_server.config import Settings
+from kokoro_server.engine.model import KokoroEngine
 from kokoro_server.logs import fields
 from kokoro_server.model_facts import UnknownVoiceError
 from kokoro_server.serving import protocol
-from kokoro_server.serving.capacity import over_capacity
+from kokoro_server.serving.capacity import Admitted, over_capacity
+from kokoro_server.serving.connections import ABORT_EXTENSION
 from kokoro_server.serving.messages import ClientType
-from kokoro_server.serving.one_shot_io import ClientLeft, read_capped_body, unless_client_leaves
-from kokoro_server.serving.protocol import ProtocolError
+from kokoro_server.serving.one_shot_io import (
+    ClientLeft,
+    OneShotCall,
+    read_capped_body,
+    unless_client_leaves,
+)
+from kokoro_server.serving.protocol import ClientMessage, ProtocolError
 from kokoro_server.serving.session import Session, TransportClosed
 from kokoro_server.serving.synthesis import SynthesisService, Synthesized
 from kokoro_server.text.languages import LANGUAGES
@@ -70,9 +77,22 @@ class StarletteTransport:
         with contextlib.suppress(Exception):  # already closed by the peer
             await self.websocket.close(code, reason)
 
+    def abort(self) -> None:
+        """Drop the connection now, unsent data and all (a peer that stopped reading would
+        keep a closed socket open forever). Without the server's abort extension (another
+        ASGI server): closed as well as it can be, by the session ending."""
+        extension = self.websocket.scope.get("extensions", {}).get(ABORT_EXTENSION)
+        if extension is not None:
+            extension["abort"]()
 
-def _error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+def _error_response(
+    status: int, code: str, message: str, retry_after_s: int | None = None
+) -> JSONResponse:
+    headers = {} if retry_after_s is None else {"Retry-After": str(retry_after_s)}
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def _nothing_to_say(text: str) -> str:
@@ -83,25 +103,32 @@ def _nothing_to_say(text: str) -> str:
     )
 
 
-def _refusal(settings: Settings, service: SynthesisService, sessions: set[Session]) -> str:
-    """Why a new session must get `busy` now (session limit or overload), or ""."""
+def _refusal(
+    settings: Settings, service: SynthesisService, sessions: set[Admitted]
+) -> tuple[str, str]:
+    """Why a new session must get `busy` now, as (cause, message), or ("", "").
+
+    cause: "session_limit", "overload" or "starting" (the "session refused" record)."""
     if len(sessions) >= settings.max_sessions:
-        return f"server at its limit of {settings.max_sessions} sessions; retry later"
+        return (
+            "session_limit",
+            f"server at its limit of {settings.max_sessions} sessions; retry later",
+        )
     # Speaking, or admitted and about to speak: never the cancelled, finished or gone.
     demanding = sum(1 for session in sessions if session.demanding)
     streams = service.capacity_streams()
     if over_capacity(demanding, streams, settings.max_load):
-        return (
+        return "overload", (
             f"server over capacity: {demanding} sessions speaking or about to, synthesis "
             f"sustains about {streams:.1f} real-time streams; retry later"
         )
     starting = sum(1 for session in sessions if session.starting)
     if settings.max_starting and streams is not None and starting >= settings.max_starting:
-        return (
+        return "starting", (
             f"server busy: {starting} sessions still waiting for their first audio "
             f"(limit {settings.max_starting}); retry later"
         )
-    return ""
+    return "", ""
 
 
 def create_app(
@@ -110,7 +137,8 @@ def create_app(
     settings = settings or Settings.from_env()
     owns_service = service is None  # tests share one loaded model between several apps
     service = service or SynthesisService(settings)
-    active_sessions: set[Session] = set()
+    # Sessions and one-shot requests in synthesis: one admission for both.
+    active_sessions: set[Admitted] = set()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -185,6 +213,33 @@ def create_app(
             return _error_response(400, "nothing_to_say", _nothing_to_say(text))
         if wants_phonemes:
             return await _phonemes_response(pieces, voice, lexicon)
+        cause, refusal = _refusal(settings, service, active_sessions)
+        if refusal:
+            log.warning(
+                "session refused",
+                extra=fields(
+                    cause=cause, reason=refusal, active=len(active_sessions), route="one-shot"
+                ),
+            )
+            return _error_response(503, "busy", refusal, retry_after_s=1)
+        call = OneShotCall()
+        active_sessions.add(call)
+        try:
+            return await _speak(request, engine, text, pieces, voice, lexicon, start)
+        finally:
+            active_sessions.discard(call)
+
+    async def _speak(
+        request: Request,
+        engine: KokoroEngine,
+        text: str,
+        pieces: list[Piece],
+        voice: str,
+        lexicon: Lexicon | None,
+        start: ClientMessage,
+    ) -> Response:
+        """The one-shot route's audio, once the request is valid and admitted."""
+        fmt = start.options.format or "wav"
         rate = start.options.sample_rate or audio.DEFAULT_RATES[fmt]
         speed = start.options.speed or 1.0
         # PCM per sentence, encoded once: one WAV header, one MP3 or Ogg Opus stream.
@@ -269,12 +324,13 @@ def create_app(
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms
         transport = StarletteTransport(websocket)
-        refusal = _refusal(settings, service, active_sessions)
+        cause, refusal = _refusal(settings, service, active_sessions)
         if refusal:
             await websocket.send_text(protocol.error("busy", refusal, fatal=True))
             await transport.close(1013, "busy")
             log.warning(
-                "session refused", extra=fields(reason=refusal, active=len(active_sessions))
+                "session refused",
+                extra=fields(cause=cause, reason=refusal, active=len(active_sessions)),
             )
             return
         try:

@@ -17,6 +17,17 @@ character (the model: most of it).
 from __future__ import annotations
 
 from collections import deque
+from typing import Protocol
+
+
+class Admitted(Protocol):
+    """What admission control asks of a call it admitted (a session or a one-shot request)."""
+
+    @property
+    def demanding(self) -> bool: ...  # speaking or about to: it needs synthesis now
+
+    @property
+    def starting(self) -> bool: ...  # demanding, and no audio of it sent yet
 
 
 class CapacityMeter:

@@ -4,6 +4,7 @@
   read; a chunked (or lying) body is read as it arrives and refused as soon as it passes
   the bound: the server holds at most one network read beyond it, and uvicorn discards the
   rest of the body unbuffered once the 413 went out (the connection stays usable).
+- `OneShotCall`: a request in synthesis, counted by admission control like a session.
 - `unless_client_leaves`: runs the synthesis while waiting for the ASGI `http.disconnect`
   that uvicorn delivers when the caller closes its connection; the synthesis is cancelled
   then, which stops the model call in progress and drops the sentences behind it
@@ -17,6 +18,15 @@ import contextlib
 from collections.abc import Awaitable
 
 from starlette.requests import Request
+
+
+class OneShotCall:
+    """A one-shot request between its admission and its answer, among the calls admission
+    control counts (capacity.Admitted): it needs synthesis all along and has sent no audio
+    until it answers, so it counts as speaking and as starting, as a session would."""
+
+    demanding = True
+    starting = True
 
 
 class ClientLeft(Exception):

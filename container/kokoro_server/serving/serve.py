@@ -12,7 +12,7 @@ import uvicorn
 from kokoro_server import logs
 from kokoro_server.config import Settings
 from kokoro_server.serving.app import create_app
-from kokoro_server.serving.connections import header_timeout_protocol
+from kokoro_server.serving.connections import AbortableWebSocketProtocol, header_timeout_protocol
 
 log = logging.getLogger("kokoro.serve")
 
@@ -49,7 +49,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn runs the app, beyond address and logging (the tests serve it the same way)."""
     return {
         "http": header_timeout_protocol(settings.header_timeout_s),
-        "ws": "websockets-sansio",
+        "ws": AbortableWebSocketProtocol,
         "ws_max_size": settings.max_frame_bytes * 4,  # oversize frames get a protocol error first
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,

@@ -20,6 +20,11 @@ Barge-in uses a generation counter. `cancel` bumps it under the send lock, so ev
 older generation is dropped wherever it is, and the sender, which checks the generation under
 the same lock before every frame, can never write audio of a dropped sentence after
 `cancelled`. The sentence the model is working on is stopped too (service.drop).
+
+A session must progress or close: every write is bounded by `send_stall_s` (a client that
+accepts no audio that long is aborted, and stops counting for admission after a second), and
+it idles out once neither a message came nor audio was accepted for `idle_timeout_s`. The
+receive stage takes one frame per loop turn, so a flood of tiny frames cannot hold the loop.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import dataclasses
 import logging
 import time
 import uuid
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -59,6 +65,7 @@ class Transport(Protocol):
     async def send_text(self, data: str) -> None: ...
     async def send_bytes(self, data: bytes) -> None: ...
     async def close(self, code: int = 1000, reason: str = "") -> None: ...
+    def abort(self) -> None: ...  # drop the connection, unsent data and all
 
 
 @dataclass
@@ -117,6 +124,9 @@ class _Utterance:
 
 
 _NOTICE_CHARS = 200
+_LOGGED_BAD_FRAMES = 5
+# A write waiting this long for its client stops the session counting for admission.
+_BLOCKED_UNCOUNTED_S = 1.0
 _NOTHING = (
     "nothing to say: the text since the last flush held only markup, emoji, code or "
     "control characters (docs/protocol.md)"
@@ -166,6 +176,17 @@ class Session:
         self.last_queued: _Sentence | None = None  # for next_framing
         self.frame_carry = g711.FrameCarry()
         self.started_at = time.perf_counter()
+        # For the "session end" record (docs/monitoring.md): from the first text to the first
+        # audio frame, sentences cancelled, and how the session ended.
+        self.first_text_at: float | None = None
+        self.first_sound_at: float | None = None
+        self.dropped = 0
+        self.bad_frames = 0
+        self.ended: Literal["close", "hang-up", "idle", "stalled", "error"] = "hang-up"
+        # Progress: the last client message or audio the client accepted (idle expiry), and
+        # since when a write has been waiting for a client that does not read.
+        self.last_progress = self.started_at
+        self.writing_since: float | None = None
         self.playback = PlaybackClock()  # supplies each sentence's deadline
         self.closing = False  # `close` was read: only `cancel` is still taken
         self.gone = False  # ended or the peer left: counts for nothing any more
@@ -188,15 +209,29 @@ class Session:
         except* TransportClosed:
             self.gone = True
             self.generation += 1  # whatever is still in a worker thread gets discarded
+        except* Exception:
+            self.ended = "error"
+            raise
         finally:
             self.gone = True
             self.service.drop(self)  # a hang-up frees the engine now, not after the sentence
-            self._log(
-                "session end",
-                sentences=self.next_index,
-                audio_s=round(self.audio_s, 3),
-                seconds=round(time.perf_counter() - self.started_at, 3),
-            )
+            self._log_end()
+
+    def _log_end(self) -> None:
+        first_sound = None
+        if self.first_text_at is not None and self.first_sound_at is not None:
+            first_sound = round((self.first_sound_at - self.first_text_at) * 1000, 1)
+        self._log(
+            "session end",
+            sentences=self.next_index,
+            audio_s=round(self.audio_s, 3),
+            seconds=round(time.perf_counter() - self.started_at, 3),
+            first_sound_ms=first_sound,
+            unspoken=self.unspoken,
+            dropped=self.dropped,
+            bad_frames=self.bad_frames,
+            ended=self.ended,
+        )
 
     @property
     def speaking(self) -> bool:
@@ -215,16 +250,24 @@ class Session:
     @property
     def demanding(self) -> bool:
         """Whether admission control counts this session: speaking, or admitted and about to
-        speak (held); a cancelled, finished or departed one stops counting at once."""
-        if self.gone:
+        speak (held); a cancelled, finished or departed one stops counting at once, and so
+        does one whose client has not accepted audio for a while (it asks nothing of
+        synthesis until it reads again, and is aborted after send_stall_s)."""
+        if self.gone or self.blocked_s() > _BLOCKED_UNCOUNTED_S:
             return False
         return self.speaking or time.perf_counter() < self.held_until
+
+    def blocked_s(self) -> float:
+        """How long the write in progress has waited for the client to read (0: none)."""
+        since = self.writing_since
+        return 0.0 if since is None else time.perf_counter() - since
 
     # ---- receive ------------------------------------------------------------------------
 
     async def _receive_stage(self) -> None:
         while True:
             payload = await self._receive_or_idle()
+            self.last_progress = time.perf_counter()
             try:
                 obj = protocol.decode_frame(payload, self.settings.max_frame_bytes)
                 msg = protocol.parse_message(obj, self.settings.max_text_chars)
@@ -233,17 +276,35 @@ class Session:
                 else:
                     await self._handle(msg)
             except ProtocolError as exc:
+                self._bad_frame(exc)
                 await self._send_control(protocol.error(exc.code, exc.message))
+            # Frames already queued are taken without the loop ever running: a client that
+            # sends thousands of tiny deltas at once would hold it (pings, every other
+            # session) for the whole backlog. One frame per loop turn.
+            await asyncio.sleep(0)
+
+    def _bad_frame(self, exc: ProtocolError) -> None:
+        """One log line for each of a session's first bad frames, none after (a client
+        looping on a mistake must not flood the log); the count is in "session end"."""
+        self.bad_frames += 1
+        if self.bad_frames < _LOGGED_BAD_FRAMES:
+            self._log("bad frame", code=exc.code, reason=exc.message)
+        elif self.bad_frames == _LOGGED_BAD_FRAMES:
+            self._log(
+                "bad frame (later ones are counted, not logged)", code=exc.code, reason=exc.message
+            )
 
     async def _receive_or_idle(self) -> str | bytes:
+        """The next frame; the session ends once neither a message came nor audio was
+        accepted for idle_timeout_s (text still pending or not)."""
         while True:
+            left = self.last_progress + self.settings.idle_timeout_s - time.perf_counter()
             try:
-                return await asyncio.wait_for(
-                    self.transport.receive(), timeout=self.settings.idle_timeout_s
-                )
+                return await asyncio.wait_for(self.transport.receive(), timeout=max(left, 0.0))
             except TimeoutError:
-                if self.pending or not self.inbox.empty():
-                    continue  # audio still on its way: the client is listening, not idle
+                if self.last_progress + self.settings.idle_timeout_s > time.perf_counter():
+                    continue  # audio went out meanwhile: the client is listening, not idle
+                self.ended = "idle"
                 await self._send_control(
                     protocol.error(
                         "idle_timeout",
@@ -315,6 +376,8 @@ class Session:
             )
         # A sentence is spoken with the voice and speed of the message that completed it.
         options = _merge(self.defaults, msg.options)
+        if self.first_text_at is None and msg.text.strip():
+            self.first_text_at = time.perf_counter()
         self.utterance.received(msg.text)
         plain = self.markdown.feed(msg.text, _language(options))
         for piece in self.segmenter.feed(plain):
@@ -388,6 +451,7 @@ class Session:
             self.utterance = _Utterance()
             self.tail_options = None
             dropped = self.pending
+            self.dropped += dropped
             self.pending = 0
             self.generation += 1
             self.last_queued = None
@@ -474,6 +538,7 @@ class Session:
                     protocol.session_end(self.next_index - self.unspoken, round(self.audio_s, 3))
                 )
                 self.gone = True
+                self.ended = "close"
                 if self._receiver is not None:
                     self._receiver.cancel()  # nothing more is read once session_end went out
                 await self.transport.close(1000, "session end")
@@ -518,6 +583,7 @@ class Session:
                     return
                 await self._write_bytes(chunk)
             first_byte_at = first_byte_at or time.perf_counter()
+            self.first_sound_at = self.first_sound_at or first_byte_at
             # A write that fits the socket buffer never yields: without this, a whole
             # sentence went out before a pending cancel or disconnect was even read.
             await asyncio.sleep(0)
@@ -541,6 +607,7 @@ class Session:
             synth_ms=result.synth_ms,
             encode_ms=result.encode_ms,
             audio_s=result.duration_s,
+            rtf=round(result.synth_ms / 1000 / result.duration_s, 3) if result.duration_s else None,
             lead_cut_ms=result.lead_cut_ms,
             pause_ms=result.pause_ms,
             ending=item.ending,
@@ -555,20 +622,37 @@ class Session:
                 await self._write_text(text)
 
     async def _write_text(self, text: str) -> None:
-        try:
-            await self.transport.send_text(text)
-        except TransportClosed:
-            raise
-        except Exception as exc:  # the socket died under us
-            raise TransportClosed(str(exc)) from exc
+        await self._write(self.transport.send_text(text))
 
     async def _write_bytes(self, data: bytes) -> None:
+        await self._write(self.transport.send_bytes(data))
+
+    async def _write(self, sending: Coroutine[object, object, None]) -> None:
+        """One write, which waits while the client's buffers are full. A client that
+        accepts nothing for send_stall_s is dropped: its slot and its sentences free."""
+        self.writing_since = time.perf_counter()
         try:
-            await self.transport.send_bytes(data)
+            await asyncio.wait_for(sending, self.settings.send_stall_s)
         except TransportClosed:
             raise
-        except Exception as exc:
+        except TimeoutError:
+            self.ended = "stalled"
+            log.warning(
+                "session stalled",
+                extra=fields(
+                    session=self.id,
+                    request_id=self.request_id,
+                    reason=f"the client accepted no audio for {self.settings.send_stall_s:g} s",
+                    pending=self.pending,
+                ),
+            )
+            self.transport.abort()
+            raise TransportClosed("client stopped reading") from None
+        except Exception as exc:  # the socket died under us
             raise TransportClosed(str(exc)) from exc
+        finally:
+            self.writing_since = None
+        self.last_progress = time.perf_counter()
 
     def _log(self, msg: str, **values: object) -> None:
         log.info(msg, extra=fields(session=self.id, request_id=self.request_id, **values))
