@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import uuid
 from collections.abc import AsyncGenerator, Callable
 from enum import StrEnum
@@ -32,6 +33,8 @@ from .events import (
 )
 from .payload import Invocation, PayloadError, bounded_int, parse_invocation, played_ms
 from .turns import Interruption, cut_previous
+
+log = logging.getLogger("voice_agent.ws")
 
 Run = Callable[
     [Invocation, ConversationKey | None, Interruption | None], AsyncGenerator[AgentEvent, None]
@@ -57,6 +60,7 @@ async def serve_connection(
 ) -> None:
     """Serve one accepted connection until the caller disconnects."""
     own: ConversationKey = (runtime_session, f"ws-{uuid.uuid4().hex}")
+    bad = BadMessages(own[1])
     last = own  # the conversation of the latest answer: where an idle interrupt applies
     carried: Message | None = None  # a request that arrived as the last run ended
     try:
@@ -80,6 +84,7 @@ async def serve_connection(
                     continue
                 inv = parse_invocation(request, default_voice)
             except PayloadError as exc:
+                bad.log(exc)
                 await websocket.send_text(json.dumps(error_event(exc.code, str(exc))))
                 continue
             last = (runtime_session, inv.session_id) if inv.session_id else own
@@ -89,6 +94,28 @@ async def serve_connection(
                 return
     finally:
         conversations.drop(own)  # nobody can name it again
+        if bad.count > LOGGED_BAD_MESSAGES:
+            log.warning(
+                "bad messages", extra={"fields": {"connection": own[1], "count": bad.count}}
+            )
+
+
+LOGGED_BAD_MESSAGES = 5
+
+
+class BadMessages:
+    """One log line for each of a connection's first bad messages (no traceback: the caller
+    was told), then only their count, once the connection ends."""
+
+    def __init__(self, connection: str) -> None:
+        self.connection = connection
+        self.count = 0
+
+    def log(self, exc: PayloadError) -> None:
+        self.count += 1
+        if self.count <= LOGGED_BAD_MESSAGES:
+            fields = {"connection": self.connection, "code": exc.code, "reason": str(exc)[:200]}
+            log.warning("bad message", extra={"fields": fields})
 
 
 async def _interrupt_idle(

@@ -26,7 +26,7 @@ from websockets.asyncio.client import connect
 
 from devkit.agent_events import sse_event
 from devkit.sse import SSEParser
-from tests.support.agent_payloads import Case, cases
+from tests.support.agent_payloads import MAX_ERROR_CHARS, Case, cases
 from tests.support.agent_ws_oracle import INTERLEAVED, Run, interleave, next_event, read_run
 from tests.support.scale import examples
 from tests.support.servers import AgentStack, expected_pcm
@@ -89,6 +89,7 @@ async def sse_invoke(stack: AgentStack, case: Case) -> None:
         error = events[0][0]
         assert error["type"] == "error" and error["code"] == "bad_request" and error["fatal"]
         assert case.needle in error["message"], (case.needle, error)
+        assert len(error["message"]) <= MAX_ERROR_CHARS  # an excerpt, never the input whole
         STATS["sse_bad_request"] += 1
         return
     for event, audio in events[:-1]:
@@ -124,6 +125,7 @@ async def ws_session(stack: AgentStack, before: list[Case], kinds: list[str]) ->
             assert error["type"] == "error" and error["code"] == "bad_request", error
             if case.needle:
                 assert case.needle in error["message"], (case.needle, error)
+                assert len(error["message"]) <= MAX_ERROR_CHARS
             STATS["ws_bad_request"] += 1
         result = await interleave(ws, json.dumps({"prompt": "hi"}), kinds, EXAMPLE_TIMEOUT_S)
         for run in result.runs:

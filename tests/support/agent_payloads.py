@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from voice_agent.payload import FORMATS
 
 MAX_PROMPT_CHARS = 8000  # docs/agent.md
+MAX_ERROR_CHARS = 400  # an error quotes an excerpt of what it refuses, never all of it
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,23 @@ def _one_defect(base: dict[str, Any]) -> st.SearchStrategy[Case]:
     return defects.map(lambda pair: Case(_dump(pair[0]), pair[1]))
 
 
+@st.composite
+def _huge_number(draw: st.DrawFn, base: dict[str, Any]) -> Case:
+    """`speed` or `interrupted.played_ms` as a JSON number past any float, written raw:
+    hundreds to thousands of digits, or an exponent. (Past Python's integer-conversion limit,
+    4,300 digits, the SDK's own decoding answers HTTP 400 on /invocations while /ws answers
+    `bad_request`: tests/agent/test_huge_values.py has those cases.)"""
+    digits = draw(st.integers(309, 4000))
+    literal = draw(
+        st.sampled_from(["9" * digits, f"-{'9' * digits}", f"1{'0' * digits}.5", f"1e{digits}"])
+    )
+    if draw(st.booleans()):
+        payload, needle = _with(base, speed="HUGE"), "'speed'"
+    else:
+        payload, needle = _with(base, interrupted={"played_ms": "HUGE"}), "interrupted.played_ms"
+    return Case(_dump(payload).replace(b'"HUGE"', literal.encode()), needle)
+
+
 def _not_json(base: dict[str, Any]) -> st.SearchStrategy[Case]:
     text = json.dumps(base).encode()
     return st.one_of(
@@ -125,5 +143,5 @@ def cases(draw: st.DrawFn, valid_weight: int = 1) -> Case:
     if kind == "valid":
         return Case(_dump(base), None)
     if kind == "defect":
-        return draw(_one_defect(base))
+        return draw(_one_defect(base) | _huge_number(base))
     return draw(_not_json(base))

@@ -48,6 +48,9 @@ async def run_script(url: str, script: Script, timeout: float) -> tuple[Transcri
     return parse(frames), code
 
 
+MAX_ERROR_CHARS = 400  # the longest error message: its text plus an 80-character excerpt
+
+
 def check(
     script: Script, transcript: Transcript, close_code: int | None, audio_of: Callable | None
 ) -> None:
@@ -62,6 +65,8 @@ def check(
     assert codes[: len(expected)] == expected
     assert codes[len(expected) :] == late[: len(codes) - len(expected)]
     assert all(e["fatal"] is False for e in transcript.errors)
+    # An error quotes at most a short excerpt of what it refuses, never the input whole.
+    assert all(len(e.get("message", "")) <= MAX_ERROR_CHARS for e in transcript.errors)
     # Split the accepted input at each cancel, like the server's generations.
     epochs_in: list[list[tuple[str, bool]]] = [[]]
     flushes_in = [0]

@@ -203,6 +203,24 @@ def wrong_types(draw: st.DrawFn) -> Step:
 
 
 @st.composite
+def huge_number(draw: st.DrawFn) -> Step:
+    """A JSON number no sane field takes, written as raw JSON: hundreds to thousands of
+    digits (past what a float holds, past Python's integer-conversion limit), or an exponent
+    past any float, in a numeric field of `start` or `text`."""
+    digits = draw(st.integers(min_value=129, max_value=6000))
+    sign = draw(st.sampled_from(["", "-"]))
+    field = draw(st.sampled_from(["speed", "pause_scale", "sample_rate", "frame_ms"]))
+    shapes = [sign + "9" * digits, f"{sign}1{'0' * digits}.5", f"{sign}1e{digits}"]
+    if field in ("speed", "sample_rate"):  # 0 is valid for the others (no pauses, no framing)
+        shapes.append(f"{sign}0.{'0' * digits}1")
+    literal = draw(st.sampled_from(shapes))
+    msg = "start" if field != "speed" else draw(st.sampled_from(["start", "text"]))
+    text = ', "text": "Dropped sentence."' if msg == "text" else ""
+    payload = f'{{"type": "{msg}", "{field}": {literal}{text}}}'
+    return Step(_as_frame(draw, payload), "bad_parameter", label=f"huge-{field}")
+
+
+@st.composite
 def lone_surrogate(draw: st.DrawFn) -> Step:
     code = draw(st.integers(0xD800, 0xDFFF))
     field = draw(st.sampled_from(["text", "utterance", "request_id"]))
@@ -301,6 +319,7 @@ def scripts(
         huge_frame(),
         wrong_types(),
         lone_surrogate(),
+        huge_number(),
         unknown_voice(voices),
     ).map(lambda s: [s])
     good_text = st.one_of(valid_text(sentences, voices[0]), utterance(sentences))
