@@ -1,4 +1,5 @@
-"""Agent runtime stack: the AgentCore voice agent that calls the TTS endpoint."""
+"""Agent runtime stack: the AgentCore voice agent that calls the TTS endpoint, and the
+metrics of its per-turn log records."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from constructs import Construct
 
 from stacks.config import AppConfig
 from stacks.constructs.agent_runtime import AgentRuntimeSettings, VoiceAgentRuntime
+from stacks.constructs.service_logs import LogMetricFilters, service_log_retention
 from stacks.constructs.tts_endpoint import endpoint_arn
+from stacks.log_metrics import AGENT_METRICS
 
 
 class AgentStack(Stack):
@@ -46,5 +49,18 @@ class AgentStack(Stack):
                 voice_paused=config.voice_paused,
             ),
         )
+        # Where AgentCore writes the runtime's stdout (the aws-cdk-lib Runtime names it the
+        # same way): kept by the stack so the turn metrics have a group to filter.
+        group_name = agent.runtime.application_log_group.log_group_name
+        retention = service_log_retention(self, "RuntimeLogs", group_name)
+        LogMetricFilters(
+            self,
+            "LogMetrics",
+            group_name=group_name,
+            namespace=config.metrics_namespace,
+            metrics=AGENT_METRICS,
+            group_exists=retention,
+        )
         CfnOutput(self, "RuntimeArn", value=agent.runtime.agent_runtime_arn)
+        CfnOutput(self, "RuntimeLogGroup", value=group_name)
         CfnOutput(self, "RuntimeExecutionRoleArn", value=agent.role.role_arn)

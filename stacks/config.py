@@ -7,11 +7,18 @@ it (values from the command line arrive as strings, so numbers are parsed here).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
-from stacks.regions import RegionConfigError, check_profile_geography, resolve_model_id
+from stacks.errors import DeployCheckError
+from stacks.regions import (
+    RegionConfigError,
+    check_profile_geography,
+    check_region_name,
+    resolve_model_id,
+)
 
 if TYPE_CHECKING:  # importing constructs starts the jsii runtime (Node.js, 0.7 s): the
     # weights fetcher and the cleanup read DEFAULTS without it
@@ -34,7 +41,13 @@ DEFAULTS: dict[str, Any] = {
     "inference_ami_version": "al2023-ami-sagemaker-inference-gpu-4-1",
     "startup_health_check_timeout_s": 600,
     "model_data_download_timeout_s": 600,
-    "latency_alarm_p90_ms": 2000,
+    # Alarms (docs/monitoring.md): "" creates the alarm topic without a subscription.
+    "alarm_email": "",
+    "first_sound_alarm_p95_ms": 1500,
+    "refusal_alarm_minutes": 5,
+    # Blue/green endpoint updates (docs/deploy.md, "Updates and live streams").
+    "deployment_baking_s": 600,
+    "deployment_termination_wait_s": 300,
     "network_isolation": True,
     # "cuda": the endpoint refuses to serve unless ONNX Runtime runs on the GPU; "auto" lets it
     # fall back to the CPU provider (many times slower; for debugging only).
@@ -42,7 +55,8 @@ DEFAULTS: dict[str, Any] = {
     # true: deploy everything but the SageMaker endpoint (no instance billing); the agent
     # answers callers with a `voice_paused` error. Deploy without it to resume.
     "voice_paused": False,
-    # true: no warning for a region where a service this app needs is not documented.
+    # true: a region this app does not know, or where a service it needs is not documented
+    # (or CloudFormation's bundled resource list lacks a type), is deployed to anyway.
     "allow_undocumented_region": False,
 }
 
@@ -53,6 +67,12 @@ INFERENCE_PROFILE_PREFIXES = frozenset({"us", "us-gov", "eu", "apac", "jp", "au"
 
 # Context keys this app no longer reads; passing one is an error rather than silently ignored.
 REMOVED_KEYS = {
+    "latency_alarm_p90_ms": (
+        "SageMaker's ModelLatency is measured per request, and a bidirectional stream is one "
+        "request lasting the whole session, so it measured how long callers stayed; the "
+        "first-sound alarm replaced it: use -c first_sound_alarm_p95_ms=<ms> "
+        "(docs/monitoring.md)"
+    ),
     "bedrock_model_regions": (
         "the agent may now invoke the foundation model in any region, but only through the "
         "configured inference profile (IAM condition bedrock:InferenceProfileArn), so new "
@@ -67,13 +87,32 @@ _VOICE = re.compile(r"^[a-z]{2}_[a-z0-9_]+$")
 _MODEL_ID = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(:[0-9]+)?$")
 # S3 general purpose bucket naming rules (3-63 characters; see S3 "Bucket naming rules").
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 _IPV4 = re.compile(r"^\d+\.\d+\.\d+\.\d+$")
 _BUCKET_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
 _BUCKET_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", "--x-s3", "--table-s3", ".mrap")
 
 
-class ConfigError(ValueError):
+class ConfigError(DeployCheckError):
     """A context value is missing or invalid."""
+
+
+@dataclass(frozen=True)
+class AlarmSettings:
+    """Who is told, and when: the alarm topic's e-mail and the log-metric alarms' limits."""
+
+    email: str | None = None  # None: the topic has no subscription
+    first_sound_p95_ms: int = 1500
+    refusal_minutes: int = 5
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """Blue/green endpoint updates: how long the new fleet is watched, and how long the old
+    one lives on after that (the streams it still carries)."""
+
+    baking_s: int = 600
+    termination_wait_s: int = 300
 
 
 @dataclass(frozen=True)
@@ -91,11 +130,17 @@ class AppConfig:
     inference_ami_version: str
     startup_health_check_timeout_s: int
     model_data_download_timeout_s: int
-    latency_alarm_p90_ms: int
     network_isolation: bool
     kokoro_provider: str = "cuda"
     voice_paused: bool = False
     allow_undocumented_region: bool = False
+    alarms: AlarmSettings = AlarmSettings()
+    rollout: RolloutSettings = RolloutSettings()
+
+    @property
+    def metrics_namespace(self) -> str:
+        """CloudWatch namespace of the metrics the stacks extract from the logs."""
+        return self.app_name
 
     @property
     def stack_prefix(self) -> str:
@@ -181,6 +226,54 @@ def _bucket_name(value: Any) -> str | None:
     return name
 
 
+def _email(value: Any) -> str | None:
+    """'' or unset: no subscription. Otherwise one e-mail address."""
+    if value in (None, ""):
+        return None
+    address = str(value).strip()
+    if not _EMAIL.match(address):
+        raise ConfigError(
+            f"context 'alarm_email' must be one e-mail address (or empty), got {value!r}"
+        )
+    return address
+
+
+def _alarm_settings(get: Callable[[str], Any]) -> AlarmSettings:
+    return AlarmSettings(
+        email=_email(get("alarm_email")),
+        first_sound_p95_ms=_int(
+            "first_sound_alarm_p95_ms", get("first_sound_alarm_p95_ms"), 1, 60000
+        ),
+        refusal_minutes=_int("refusal_alarm_minutes", get("refusal_alarm_minutes"), 1, 60),
+    )
+
+
+def _rollout_settings(get: Callable[[str], Any]) -> RolloutSettings:
+    # BlueGreenUpdatePolicy limits (SageMaker API reference): both waits 0-3600 s.
+    return RolloutSettings(
+        baking_s=_int("deployment_baking_s", get("deployment_baking_s"), 0, 3600),
+        termination_wait_s=_int(
+            "deployment_termination_wait_s", get("deployment_termination_wait_s"), 0, 3600
+        ),
+    )
+
+
+def _model_id(get: Callable[[str], Any], region: str | None) -> str:
+    """`bedrock_model_id` resolved for the region ('auto') and checked against it."""
+    model_id = _str(
+        "bedrock_model_id",
+        resolve_model_id(str(get("bedrock_model_id")), region),
+        _MODEL_ID,
+        "'auto' or a Bedrock model or profile id",
+    )
+    if region is not None:
+        try:
+            check_profile_geography(model_id, region)
+        except RegionConfigError as exc:
+            raise ConfigError(str(exc)) from exc
+    return model_id
+
+
 def load_config(node: Node, region: str | None = None) -> AppConfig:
     """Read every context key (falling back to DEFAULTS) and validate it.
 
@@ -197,17 +290,10 @@ def load_config(node: Node, region: str | None = None) -> AppConfig:
             raise ConfigError(f"context {key!r} is no longer used: {why}")
 
     app_name = _str("app_name", get("app_name"), _APP_NAME, APP_NAME_RULE)
-    model_id = _str(
-        "bedrock_model_id",
-        resolve_model_id(str(get("bedrock_model_id")), region),
-        _MODEL_ID,
-        "'auto' or a Bedrock model or profile id",
-    )
+    allow_undocumented = _bool("allow_undocumented_region", get("allow_undocumented_region"))
     if region is not None:
-        try:
-            check_profile_geography(model_id, region)
-        except RegionConfigError as exc:
-            raise ConfigError(str(exc)) from exc
+        check_region_name(region, allow_unknown=allow_undocumented)
+    model_id = _model_id(get, region)
     provider = str(get("kokoro_provider")).strip().lower()
     if provider not in _PROVIDERS:
         raise ConfigError(
@@ -235,13 +321,12 @@ def load_config(node: Node, region: str | None = None) -> AppConfig:
         model_data_download_timeout_s=_int(
             "model_data_download_timeout_s", get("model_data_download_timeout_s"), 60, 3600
         ),
-        latency_alarm_p90_ms=_int("latency_alarm_p90_ms", get("latency_alarm_p90_ms"), 1, 600000),
         network_isolation=_bool("network_isolation", get("network_isolation")),
         kokoro_provider=provider,
         voice_paused=_bool("voice_paused", get("voice_paused")),
-        allow_undocumented_region=_bool(
-            "allow_undocumented_region", get("allow_undocumented_region")
-        ),
+        allow_undocumented_region=allow_undocumented,
+        alarms=_alarm_settings(get),
+        rollout=_rollout_settings(get),
     )
     if not cfg.min_instances <= cfg.initial_instance_count <= cfg.max_instances:
         raise ConfigError(

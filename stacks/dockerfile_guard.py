@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from stacks.errors import DeployCheckError
+
 BIDI_LABEL_KEY = "com.amazonaws.sagemaker.capabilities.bidirectional-streaming"
 # The key, '=', then "true" with or without quotes, as a whole token of a LABEL instruction.
 _LABEL_PAIR = re.compile(re.escape(BIDI_LABEL_KEY) + r"""=("true"|'true'|true)(?=\s|$)""")
 
 
-class DockerfileGuardError(ValueError):
+class DockerfileGuardError(DeployCheckError):
     """The Dockerfile does not carry the bidirectional-streaming label."""
 
 

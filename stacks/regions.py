@@ -9,6 +9,109 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from stacks.errors import DeployCheckError
+
+# ---- AWS region codes --------------------------------------------------------------------
+# Every region code there is, so a misspelt deploy region fails synth with the fix:
+# CloudFormation's own validation in `cdk synth` (aws-cdk-lib's bundled
+# @aws/cloudformation-validate) treats a region it does not know, such as `us-esat-1`, like
+# one where every resource type exists, so a typo would otherwise reach the deploy.
+
+# The `regions` of the `aws` (commercial), `aws-us-gov` and `aws-cn` partitions in the
+# endpoint data of the AWS SDK for Python: botocore 1.44.8, botocore/data/endpoints.json,
+# read 2026-12-03. tests/stacks/test_deploy_checks.py compares these lists with the installed
+# botocore, so a botocore that knows a new region fails that test until it is added here.
+REGIONS_SOURCE = "botocore 1.44.8 data/endpoints.json"
+REGIONS_CHECKED = "2026-12-03"
+COMMERCIAL_REGIONS = frozenset(
+    {
+        "af-south-1",
+        "ap-east-1",
+        "ap-east-2",
+        "ap-northeast-1",
+        "ap-northeast-2",
+        "ap-northeast-3",
+        "ap-south-1",
+        "ap-south-2",
+        "ap-southeast-1",
+        "ap-southeast-2",
+        "ap-southeast-3",
+        "ap-southeast-4",
+        "ap-southeast-5",
+        "ap-southeast-6",
+        "ap-southeast-7",
+        "ca-central-1",
+        "ca-west-1",
+        "eu-central-1",
+        "eu-central-2",
+        "eu-north-1",
+        "eu-south-1",
+        "eu-south-2",
+        "eu-west-1",
+        "eu-west-2",
+        "eu-west-3",
+        "il-central-1",
+        "me-central-1",
+        "me-south-1",
+        "mx-central-1",
+        "sa-east-1",
+        "us-east-1",
+        "us-east-2",
+        "us-west-1",
+        "us-west-2",
+    }
+)
+# Partitions this app's checks also know (bedrock profiles in GovCloud; cdk.json's
+# target partitions include aws-cn).
+GOVCLOUD_REGIONS = frozenset({"us-gov-east-1", "us-gov-west-1"})
+CHINA_REGIONS = frozenset({"cn-north-1", "cn-northwest-1"})
+KNOWN_REGIONS = COMMERCIAL_REGIONS | GOVCLOUD_REGIONS | CHINA_REGIONS
+
+
+class UnknownRegionError(DeployCheckError):
+    """The deploy region is not an AWS region code this app knows."""
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Edits (insert, delete, substitute, swap two neighbours) turning `a` into `b`: the
+    optimal string alignment distance, so the typo `esat` is one edit from `east`."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def closest_regions(region: str, max_edits: int = 3) -> list[str]:
+    """The known region codes fewest edits away from `region` (a typo's likely intent)."""
+    scored = sorted((edit_distance(region.lower(), known), known) for known in KNOWN_REGIONS)
+    best = scored[0][0]
+    return [known for edits, known in scored if edits == best] if best <= max_edits else []
+
+
+def check_region_name(region: str, *, allow_unknown: bool) -> None:
+    """Refuse a region code that is not in KNOWN_REGIONS, naming the closest ones.
+
+    `allow_unknown` (context `allow_undocumented_region`): a region AWS opened after
+    REGIONS_CHECKED is let through.
+    """
+    if region in KNOWN_REGIONS or allow_unknown:
+        return
+    close = closest_regions(region)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    raise UnknownRegionError(
+        f"the deploy region {region!r} (CDK_DEFAULT_REGION, from AWS_REGION, your profile or "
+        f"`make synth REGION=...`) is not an AWS region: {hint}Set the region you meant. "
+        f"Known regions come from {REGIONS_SOURCE} (checked {REGIONS_CHECKED}); if AWS has "
+        "opened this region since, deploy with -c allow_undocumented_region=true."
+    )
+
+
 # Bedrock cross-region (system-defined) inference profiles: the id prefix names the
 # geography, and a profile can only be invoked from a source region of its geography
 # ("Supported Regions and models for inference profiles", Bedrock user guide). `global.`
@@ -29,7 +132,7 @@ INFERENCE_PROFILES_DOC = (
 AUTO_MODEL = "anthropic.claude-haiku-4-5-20251001-v1:0"
 
 
-class RegionConfigError(ValueError):
+class RegionConfigError(DeployCheckError):
     """The configuration cannot work in the target region."""
 
 
@@ -49,7 +152,8 @@ class DocumentedRegions:
             f"{self.feature} is not documented for {region} on {self.page} (checked "
             f"{self.checked}; documented: {', '.join(sorted(self.regions))}). The deploy may "
             "fail or the service may answer errors there; if AWS has added the region since, "
-            "deploy with -c allow_undocumented_region=true to silence this warning."
+            "deploy with -c allow_undocumented_region=true, which silences this warning and "
+            "sets aside the resource types aws-cdk-lib lists for the region (docs/deploy.md)."
         )
 
 

@@ -1,4 +1,5 @@
-"""TTS endpoint stack: image, weights cache, SageMaker endpoint, autoscaling, alarms."""
+"""TTS endpoint stack: image, weights cache, SageMaker endpoint, autoscaling, alarms, the
+log metrics of the server and the dashboard."""
 
 from __future__ import annotations
 
@@ -6,15 +7,20 @@ from pathlib import Path
 from typing import Any
 
 from aws_cdk import CfnOutput, Stack
+from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_ecr_assets as ecr_assets
 from constructs import Construct
 
 from stacks.config import AppConfig
-from stacks.constructs.endpoint_alarms import EndpointAlarms
+from stacks.constructs.alarm_topic import AlarmTopic
+from stacks.constructs.dashboard import DashboardSources, VoiceDashboard
+from stacks.constructs.endpoint_alarms import AlarmTargets, EndpointAlarms
 from stacks.constructs.endpoint_scaling import EndpointAutoscaling
-from stacks.constructs.tts_endpoint import EndpointSettings, TtsEndpoint
+from stacks.constructs.service_logs import LogMetricFilters
+from stacks.constructs.tts_endpoint import EndpointSettings, TtsEndpoint, blue_green_update
 from stacks.constructs.weights_cache import WeightsCache
 from stacks.dockerfile_guard import require_bidi_label
+from stacks.log_metrics import SERVER_METRICS
 from stacks.weights_manifest import load_revision
 
 
@@ -67,25 +73,7 @@ class TtsStack(Stack):
         )
         self.endpoint_name = config.endpoint_name
         self.endpoint_arn = tts.endpoint_arn
-        if tts.endpoint is not None:
-            # Scaling and alarms act on the endpoint, so they exist only while it does.
-            scaling = EndpointAutoscaling(
-                self,
-                "Autoscaling",
-                endpoint_name=config.endpoint_name,
-                variant_name=tts.variant_name,
-                min_instances=config.min_instances,
-                max_instances=config.max_instances,
-                target_concurrency=config.target_concurrency_per_instance,
-            )
-            scaling.node.add_dependency(tts.endpoint)
-            EndpointAlarms(
-                self,
-                "Alarms",
-                endpoint_name=config.endpoint_name,
-                variant_name=tts.variant_name,
-                latency_p90_ms=config.latency_alarm_p90_ms,
-            )
+        self._monitor(config, tts)
         CfnOutput(
             self,
             "EndpointName",
@@ -97,3 +85,68 @@ class TtsStack(Stack):
         CfnOutput(self, "WeightsBucketName", value=weights.bucket.bucket_name)
         CfnOutput(self, "WeightsS3Uri", value=weights.model_data_url)
         CfnOutput(self, "ImageUri", value=image.image_uri)
+
+    def _monitor(self, config: AppConfig, tts: TtsEndpoint) -> None:
+        """The alarm topic, the server's log metrics, the alarms and the dashboard."""
+        topic = AlarmTopic(self, "AlarmTopic", email=config.alarms.email)
+        # The log metrics stay while the voice is paused: the log group does too.
+        server_metrics = LogMetricFilters(
+            self,
+            "LogMetrics",
+            group_name=tts.log_group_name,
+            namespace=config.metrics_namespace,
+            metrics=SERVER_METRICS,
+            group_exists=tts.log_retention,
+        )
+        alarms = self._endpoint_watch(config, tts, server_metrics, topic) if tts.endpoint else ()
+        dashboard = VoiceDashboard(
+            self,
+            "Dashboard",
+            # Dashboards are global to an account: the region keeps two deployments apart.
+            name=f"{config.app_name}-{self.region}",
+            sources=DashboardSources(
+                endpoint_name=config.endpoint_name,
+                endpoint_log_group=tts.log_group_name,
+                namespace=config.metrics_namespace,
+                target_concurrency=config.target_concurrency_per_instance,
+                first_sound_alarm_ms=config.alarms.first_sound_p95_ms,
+                alarms=alarms,
+            ),
+        )
+        CfnOutput(self, "DashboardUrl", value=dashboard.url)
+        CfnOutput(self, "AlarmTopicArn", value=topic.topic.topic_arn)
+
+    def _endpoint_watch(
+        self,
+        config: AppConfig,
+        tts: TtsEndpoint,
+        server_metrics: LogMetricFilters,
+        topic: AlarmTopic,
+    ) -> tuple[cloudwatch.Alarm, ...]:
+        """Scaling, alarms and the rollout of updates act on the endpoint: they exist only
+        while it does."""
+        assert tts.endpoint is not None
+        scaling = EndpointAutoscaling(
+            self,
+            "Autoscaling",
+            endpoint_name=config.endpoint_name,
+            variant_name=tts.variant_name,
+            min_instances=config.min_instances,
+            max_instances=config.max_instances,
+            target_concurrency=config.target_concurrency_per_instance,
+        )
+        scaling.node.add_dependency(tts.endpoint)
+        alarms = EndpointAlarms(
+            self,
+            "Alarms",
+            targets=AlarmTargets(config.endpoint_name, server_metrics, topic.topic),
+            first_sound_p95_ms=config.alarms.first_sound_p95_ms,
+            refusal_minutes=config.alarms.refusal_minutes,
+        )
+        tts.endpoint.deployment_config = blue_green_update(
+            baking_s=config.rollout.baking_s,
+            termination_wait_s=config.rollout.termination_wait_s,
+            startup_s=config.startup_health_check_timeout_s + config.model_data_download_timeout_s,
+            rollback_alarm_names=[alarm.alarm_name for alarm in alarms.all],
+        )
+        return alarms.all

@@ -12,13 +12,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from stacks.errors import DeployCheckError
+
 MANIFEST_PATH = Path(__file__).with_name("weights_manifest.json")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _REVISION = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 _FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
-class ManifestError(ValueError):
+class ManifestError(DeployCheckError):
     """The weights manifest is missing, malformed or incomplete."""
 
 

@@ -4,7 +4,8 @@
 of one conversation never interleave. Every event is recorded on the answer's timeline only
 once the consumer asks for the next one, i.e. once it went out. When the answer ends, however
 it ends, the turn is stored: complete, or cut at the `played_ms` the caller reported through
-`Interruption` (/ws), or, without one, every sentence that reached the caller.
+`Interruption` (/ws), or, without one, every sentence that reached the caller, and its
+`turn end` log record is written (turn_log.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .events import AgentEvent, error_event, is_last
 from .heard import AnswerTimeline
 from .payload import Invocation
 from .pipeline import VoicePipeline
+from .turn_log import TurnRecord
 
 
 @dataclass
@@ -43,15 +45,18 @@ async def answer_turn(
         return
     interruption = interruption or Interruption()
     timeline = AnswerTimeline()
+    record = TurnRecord(inv.mode)
     events = pipeline.run(inv, conversation.history())
     try:
         async for event in events:
             yield event
             timeline.observe(event)  # the consumer came back for more: this one went out
+            record.observe(event)
             if is_last(event):
                 break  # remembered now; the TTS session's clean-up need not be waited for
     finally:
         interruption.turn = conversation.record(inv.prompt, timeline, interruption.played_ms)
+        record.log()  # however the turn ended: the `turn end` record (turn_log.py)
         await events.aclose()  # stops the LLM and the TTS now, not when collected
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aws_cdk import ArnFormat, RemovalPolicy, Stack
+from aws_cdk import ArnFormat, Duration, Stack
+from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
-from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_sagemaker as sagemaker
 from constructs import Construct
 
+from stacks.constructs.service_logs import service_log_retention
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.nag import acknowledge, iam5, nag_rendering
 
@@ -19,10 +21,10 @@ VARIANT_NAME = "AllTraffic"
 MODEL_DIR = "/opt/ml/model"
 # SageMaker writes the container's stdout/stderr here; the name is fixed by SageMaker.
 LOG_GROUP_PREFIX = "/aws/sagemaker/Endpoints/"
+# Namespace of the invocation metrics (Invocations, errors, ConcurrentRequestsPerModel).
+INVOCATION_METRICS_NAMESPACE = "AWS/SageMaker"
 # Namespace of the endpoint instance metrics (CPU/GPU/memory/disk) SageMaker publishes.
 ENDPOINT_METRICS_NAMESPACE = "/aws/sagemaker/Endpoints"
-# Construct id of aws-cdk-lib's LogRetention singleton function (one per stack).
-LOG_RETENTION_SINGLETON = "LogRetentionaae0aa3c5b4d4f87b02d85b201efdd8a"
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,23 @@ def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
     )
 
 
+def endpoint_metric(
+    endpoint_name: str,
+    metric_name: str,
+    statistic: str,
+    namespace: str = INVOCATION_METRICS_NAMESPACE,
+    period: Duration | None = None,
+) -> cloudwatch.Metric:
+    """A metric SageMaker publishes for the endpoint's variant (invocations or instances)."""
+    return cloudwatch.Metric(
+        namespace=namespace,
+        metric_name=metric_name,
+        dimensions_map={"EndpointName": endpoint_name, "VariantName": VARIANT_NAME},
+        statistic=statistic,
+        period=period or Duration.minutes(1),
+    )
+
+
 def log_group_name(endpoint_name: str) -> str:
     return f"{LOG_GROUP_PREFIX}{endpoint_name}"
 
@@ -58,11 +77,8 @@ class TtsEndpoint(Construct):
     The model reads the weights as uncompressed S3 model data (S3Prefix, CompressionType
     None), which SageMaker copies to /opt/ml/model before starting the container.
 
-    The endpoint's log group has a name SageMaker fixes, and SageMaker creates it itself
-    whenever an instance logs, also while a destroyed endpoint shuts down. A CloudFormation
-    `AWS::Logs::LogGroup` with that name would then fail the next deploy with "already
-    exists", so the group is not a stack resource: `LogRetention` creates it when missing,
-    adopts it when present, and sets its retention.
+    The endpoint's log group has a name SageMaker fixes and creates itself, so it is kept by
+    `LogRetention` rather than being a stack resource (service_logs.py says why).
     """
 
     def __init__(
@@ -80,14 +96,7 @@ class TtsEndpoint(Construct):
         self.endpoint_name = settings.endpoint_name
         self.variant_name = VARIANT_NAME
         self.log_group_name = log_group_name(settings.endpoint_name)
-        self.log_retention = logs.LogRetention(
-            self,
-            "EndpointLogs",
-            log_group_name=self.log_group_name,
-            retention=logs.RetentionDays.ONE_MONTH,
-            removal_policy=RemovalPolicy.DESTROY,
-        )
-        self._acknowledge_log_retention()
+        self.log_retention = service_log_retention(self, "EndpointLogs", self.log_group_name)
         self.role = self._execution_role(image, bucket, weights_prefix)
         self.model = sagemaker.CfnModel(
             self,
@@ -167,36 +176,6 @@ class TtsEndpoint(Construct):
                 "SageMaker fills from S3, and by default runs with network isolation; a VPC "
                 "would add NAT/endpoint cost without protecting anything."
             ),
-        )
-
-    def _acknowledge_log_retention(self) -> None:
-        """The aws-cdk-lib LogRetention function is a stack-level singleton with its own role."""
-        stack = Stack.of(self)
-        singleton = stack.node.try_find_child(LOG_RETENTION_SINGLETON)
-        assert singleton is not None, "aws-cdk-lib renamed the LogRetention singleton"
-        group_streams = (
-            f"arn:{stack.partition}:logs:{stack.region}:{stack.account}:log-group:"
-            f"{self.log_group_name}:*"
-        )
-        acknowledge(
-            singleton,
-            "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-            "AWSLambdaBasicExecutionRole]",
-            "The aws-cdk-lib LogRetention function uses the AWS managed "
-            "AWSLambdaBasicExecutionRole for its own logs; it runs no user code.",
-        )
-        acknowledge(
-            singleton,
-            iam5(nag_rendering(self, group_streams)),
-            "LogRetention may delete the endpoint's one log group only, on stack deletion "
-            "(the :* suffix is IAM's form of a log group ARN).",
-        )
-        acknowledge(
-            singleton,
-            iam5("*"),
-            "aws-cdk-lib generates its LogRetention policy with Put/DeleteRetentionPolicy on '*' "
-            "(one singleton function serves every log group of a stack); it sets the retention "
-            "of the endpoint's group only, and DeleteLogGroup is limited to that group.",
         )
 
     def _execution_role(
@@ -279,3 +258,43 @@ class TtsEndpoint(Construct):
             ),
         )
         return role
+
+
+# Every deployment must finish within this (BlueGreenUpdatePolicy's limits: 600-28800 s).
+MAX_DEPLOYMENT_S = 28800
+_DEPLOYMENT_MARGIN_S = 1800  # beyond the waits: launching, downloading and starting the fleet
+
+
+def blue_green_update(
+    *,
+    baking_s: int,
+    termination_wait_s: int,
+    startup_s: int,
+    rollback_alarm_names: Sequence[str],
+) -> sagemaker.CfnEndpoint.DeploymentConfigProperty:
+    """How an update of the endpoint (a new image, weights or settings) is rolled out.
+
+    All at once: the whole new fleet takes every new stream, then is watched for `baking_s`;
+    if any of the alarms fires, SageMaker sends traffic back to the old fleet (auto-rollback).
+    Canary and linear shifting move part of the fleet, which a one-instance endpoint (the
+    default) does not have; rolling updates need a batch of 5-50% of the instances, likewise.
+    The old fleet lives `termination_wait_s` longer for the streams it still carries.
+    """
+    timeout = min(
+        MAX_DEPLOYMENT_S, baking_s + termination_wait_s + startup_s + _DEPLOYMENT_MARGIN_S
+    )
+    return sagemaker.CfnEndpoint.DeploymentConfigProperty(
+        blue_green_update_policy=sagemaker.CfnEndpoint.BlueGreenUpdatePolicyProperty(
+            traffic_routing_configuration=sagemaker.CfnEndpoint.TrafficRoutingConfigProperty(
+                type="ALL_AT_ONCE", wait_interval_in_seconds=baking_s
+            ),
+            termination_wait_in_seconds=termination_wait_s,
+            maximum_execution_timeout_in_seconds=timeout,
+        ),
+        auto_rollback_configuration=sagemaker.CfnEndpoint.AutoRollbackConfigProperty(
+            alarms=[
+                sagemaker.CfnEndpoint.AlarmProperty(alarm_name=name)
+                for name in rollback_alarm_names
+            ]
+        ),
+    )

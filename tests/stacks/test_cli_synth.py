@@ -74,6 +74,58 @@ def test_npx_cdk_synth_as_deploy_without_credentials_or_docker(tmp_path: Path) -
     assert "eu.anthropic.claude-haiku-4-5" in agent  # "auto" followed the region
 
 
+def _synth_as_deploy(tmp_path: Path, region: str, *args: str) -> subprocess.CompletedProcess[str]:
+    npx = shutil.which("npx")
+    assert npx, "npx (Node.js) is required for the CDK CLI; run `make setup`"
+    env = _clean_env(tmp_path)
+    env.update(
+        {"KOKORO_SYNTH_AS_DEPLOY": "1", "CDK_DEFAULT_ACCOUNT": "123456789012", "AWS_REGION": region}
+    )
+    command = [npx, "--no-install", "cdk", "synth", "--quiet", "--no-notices", *args]
+    return subprocess.run(
+        [*command, "-o", str(tmp_path / "cdk.out")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+
+
+def _app_lines(stderr: str) -> list[str]:
+    """What the app printed: stderr without the CLI's own and npm's lines."""
+    return [
+        line
+        for line in stderr.splitlines()
+        if line.strip() and not line.startswith(("npm notice", ".venv/bin/python app.py:"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("region", "args", "message"),
+    [
+        (
+            "us-esat-1",
+            (),
+            "kokoro-voice: the deploy region 'us-esat-1' (CDK_DEFAULT_REGION, from AWS_REGION, "
+            "your profile or `make synth REGION=...`) is not an AWS region: did you mean "
+            "us-east-1?",
+        ),
+        ("eu-west-1", ("-c", "max_instances=lots"), "kokoro-voice: context 'max_instances' must"),
+        ("eu-west-1", ("-c", "alarm_email=ops"), "kokoro-voice: context 'alarm_email' must be"),
+    ],
+)
+def test_a_refused_configuration_is_one_line_not_a_traceback(
+    tmp_path: Path, region: str, args: tuple[str, ...], message: str
+) -> None:
+    result = _synth_as_deploy(tmp_path, region, *args)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
+    (line,) = _app_lines(result.stderr)
+    assert line.startswith(message), line
+
+
 def test_synth_as_deploy_without_an_account_says_how_to_get_one(tmp_path: Path) -> None:
     from stacks.app_builder import DeployEnvironmentError, build_app
 

@@ -12,12 +12,18 @@ from typing import Any
 import pytest
 from aws_cdk import App
 
-from stacks.app_builder import build_app
+from stacks.app_builder import CFN_TYPE_NOT_IN_REGION, build_app
 from stacks.config import ConfigError, load_config
 from stacks.regions import (
     AGENTCORE_RUNTIME,
+    CHINA_REGIONS,
+    COMMERCIAL_REGIONS,
+    GOVCLOUD_REGIONS,
+    REGIONS_CHECKED,
     RegionConfigError,
+    UnknownRegionError,
     check_profile_geography,
+    closest_regions,
     resolve_model_id,
 )
 from tests.support.cdk_synth import AGENT, CDK_JSON_CONTEXT, DEPLOY_ACCOUNT, TTS, Synthesized
@@ -242,3 +248,96 @@ def test_endpoint_requires_the_cuda_provider(deployed: Synthesized, tmp_path: Pa
     assert load_config(App(context={"kokoro_provider": "auto"}).node).kokoro_provider == "auto"
     with pytest.raises(ConfigError, match="kokoro_provider"):
         load_config(App(context={"kokoro_provider": "gpu"}).node)
+
+
+# ---- the deploy region itself ------------------------------------------------------------
+
+
+def _botocore_partition_regions() -> dict[str, set[str]]:
+    import botocore
+
+    data = json.loads((Path(botocore.__file__).parent / "data" / "endpoints.json").read_text())
+    return {p["partition"]: set(p["regions"]) for p in data["partitions"]}
+
+
+def test_known_regions_are_those_the_installed_sdk_knows() -> None:
+    """A botocore that knows a new region fails this until stacks/regions.py lists it."""
+    partitions = _botocore_partition_regions()
+    assert partitions["aws"] == COMMERCIAL_REGIONS
+    assert partitions["aws-us-gov"] == GOVCLOUD_REGIONS
+    assert partitions["aws-cn"] == CHINA_REGIONS
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"),
+    [
+        ("us-esat-1", "us-east-1"),
+        ("eu-cental-1", "eu-central-1"),
+        ("us-east1", "us-east-1"),
+        ("ap-northeast1", "ap-northeast-1"),
+        ("US-EAST-1", "us-east-1"),
+    ],
+)
+def test_a_misspelt_region_fails_synth_naming_the_closest_region(
+    deploy_env: dict[str, str], tmp_path: Path, typo: str, meant: str
+) -> None:
+    deploy_env["CDK_DEFAULT_REGION"] = typo
+    with pytest.raises(UnknownRegionError) as caught:
+        build_app(CDK_JSON_CONTEXT, outdir=str(tmp_path))
+    message = str(caught.value)
+    assert f"{typo!r}" in message and f"did you mean {meant}?" in message
+    assert REGIONS_CHECKED in message and "allow_undocumented_region=true" in message
+
+
+def test_a_region_like_no_other_gets_no_guess(deploy_env: dict[str, str], tmp_path: Path) -> None:
+    deploy_env["CDK_DEFAULT_REGION"] = "mars-north-1"
+    with pytest.raises(UnknownRegionError) as caught:
+        build_app(CDK_JSON_CONTEXT, outdir=str(tmp_path))
+    assert "did you mean" not in str(caught.value)
+    assert closest_regions("mars-north-1") == []
+
+
+def test_the_override_lets_a_region_opened_since_through() -> None:
+    node = App(context={"allow_undocumented_region": "true"}).node
+    assert load_config(node, "xx-newregion-1").allow_undocumented_region
+
+
+# A commercial region whose AgentCore Runtime is neither documented (AGENTCORE_RUNTIME) nor
+# in the resource types aws-cdk-lib 2.275.0 lists for it.
+NO_AGENTCORE = "ap-southeast-3"
+
+
+def _report(outdir: Path) -> dict[str, Any]:
+    report: dict[str, Any] = json.loads((outdir / "validation-report.json").read_text())
+    return report
+
+
+def test_a_region_without_agentcore_fails_synth_on_cloudformations_type_list(
+    deploy_env: dict[str, str], tmp_path: Path
+) -> None:
+    assert NO_AGENTCORE not in AGENTCORE_RUNTIME.regions
+    deploy_env["CDK_DEFAULT_REGION"] = NO_AGENTCORE
+    app = build_app(CDK_JSON_CONTEXT, outdir=str(tmp_path))
+    assert any("AgentCore Runtime" in w for w in _warnings(app, AGENT))
+    with pytest.raises(RuntimeError, match="ValidationFailed"):
+        app.synth()
+    reports = {p["pluginName"]: p for p in _report(tmp_path)["pluginReports"]}
+    (missing,) = reports["CloudFormation Validate"]["violations"]
+    assert missing["ruleName"] == CFN_TYPE_NOT_IN_REGION.split("::")[1]
+    assert (
+        f"'AWS::BedrockAgentCore::Runtime' does not exist in '{NO_AGENTCORE}'"
+        in (missing["description"])
+    )
+
+
+def test_the_override_synthesizes_a_region_without_agentcore(
+    deploy_env: dict[str, str], tmp_path: Path
+) -> None:
+    deploy_env["CDK_DEFAULT_REGION"] = NO_AGENTCORE
+    context = {**CDK_JSON_CONTEXT, "allow_undocumented_region": "true"}
+    app = build_app(context, outdir=str(tmp_path))
+    assembly = app.synth()  # the type check is acknowledged, nothing else is
+    assert _warnings(app, AGENT) == []
+    agent = assembly.get_stack_by_name(AGENT).template
+    assert any(r["Type"] == "AWS::BedrockAgentCore::Runtime" for r in agent["Resources"].values())
+    assert assembly.get_stack_by_name(AGENT).environment.region == NO_AGENTCORE

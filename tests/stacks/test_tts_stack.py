@@ -133,17 +133,35 @@ def test_autoscaling_on_concurrency(synthesized: Synthesized) -> None:
     assert tracking["TargetValue"] == 4
 
 
-def test_alarms_on_errors_and_latency(synthesized: Synthesized) -> None:
+def test_alarms_on_errors_first_sound_and_refusals(synthesized: Synthesized) -> None:
+    """SageMaker's error counts, and the server's log metrics; no ModelLatency, which a
+    bidirectional stream turns into the length of the call (docs/monitoring.md)."""
     alarms = [
         a["Properties"] for a in synthesized.resources(TTS, "AWS::CloudWatch::Alarm").values()
     ]
-    by_metric = {a["MetricName"]: a for a in alarms}
-    assert set(by_metric) == {"Invocation5XXErrors", "InvocationModelErrors", "ModelLatency"}
+    by_metric = {}
     for alarm in alarms:
-        assert alarm["Namespace"] == "AWS/SageMaker"
-        assert {"Name": "EndpointName", "Value": "kokoro-voice-tts"} in alarm["Dimensions"]
-    assert by_metric["ModelLatency"]["ExtendedStatistic"] == "p90"
-    assert by_metric["ModelLatency"]["Threshold"] == 2_000_000  # microseconds
+        if "MetricName" in alarm:  # a plain metric of SageMaker's
+            assert alarm["Namespace"] == "AWS/SageMaker"
+            assert {"Name": "EndpointName", "Value": "kokoro-voice-tts"} in alarm["Dimensions"]
+            by_metric[alarm["MetricName"]] = alarm
+        else:  # a log metric of this app's namespace
+            (query,) = alarm["Metrics"]
+            stat = query["MetricStat"]
+            assert stat["Metric"]["Namespace"] == "kokoro-voice"
+            by_metric[stat["Metric"]["MetricName"]] = {**alarm, **stat}
+    assert set(by_metric) == {
+        "Invocation5XXErrors",
+        "InvocationModelErrors",
+        "ServerFirstSoundMs",
+        "SessionsRefused",
+    }
+    first_sound = by_metric["ServerFirstSoundMs"]
+    assert (first_sound["Stat"], first_sound["Threshold"]) == ("p95", 1500)
+    refused = by_metric["SessionsRefused"]
+    assert (refused["Stat"], refused["Period"], refused["Threshold"]) == ("Sum", 300, 1)
+    assert refused["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert "ModelLatency" not in json.dumps(synthesized.templates[TTS])
 
 
 def test_endpoint_log_group_is_named_for_the_endpoint(synthesized: Synthesized) -> None:
