@@ -100,6 +100,9 @@ class Settings:
     # stopped reading would otherwise hold its slot, and its sentences, forever).
     idle_timeout_s: float = 300.0
     send_stall_s: float = 10.0
+    # On SIGTERM (SageMaker kills 30 s later): how long sessions may finish speaking before
+    # the server closes them (serving/drain.py); 0: close at once.
+    drain_s: float = 25.0
     # Connections (serving/connections.py): a request head must be complete this long after
     # the accept (or after its first byte on a kept-alive connection), or the connection is
     # closed; a kept-alive connection with no next request is closed after keep_alive_s.
@@ -163,6 +166,7 @@ class Settings:
             max_starting=_env_int("KOKORO_MAX_STARTING", cls.max_starting),
             idle_timeout_s=_env_float("KOKORO_IDLE_TIMEOUT_S", cls.idle_timeout_s),
             send_stall_s=_env_float("KOKORO_SEND_STALL_S", cls.send_stall_s),
+            drain_s=_env_float("KOKORO_DRAIN_S", cls.drain_s),
             header_timeout_s=_env_float("KOKORO_HEADER_TIMEOUT_S", cls.header_timeout_s),
             keep_alive_s=_env_int("KOKORO_KEEP_ALIVE_S", cls.keep_alive_s),
             audio_frame_bytes=_env_int("KOKORO_AUDIO_FRAME_BYTES", cls.audio_frame_bytes),

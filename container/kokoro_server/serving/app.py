@@ -104,11 +104,14 @@ def _nothing_to_say(text: str) -> str:
 
 
 def _refusal(
-    settings: Settings, service: SynthesisService, sessions: set[Admitted]
+    settings: Settings, service: SynthesisService, sessions: set[Admitted], draining: bool
 ) -> tuple[str, str]:
     """Why a new session must get `busy` now, as (cause, message), or ("", "").
 
-    cause: "session_limit", "overload" or "starting" (the "session refused" record)."""
+    cause: "draining", "session_limit", "overload" or "starting" (the "session refused"
+    record)."""
+    if draining:
+        return "draining", "server shutting down; retry (another instance takes new sessions)"
     if len(sessions) >= settings.max_sessions:
         return (
             "session_limit",
@@ -213,7 +216,7 @@ def create_app(
             return _error_response(400, "nothing_to_say", _nothing_to_say(text))
         if wants_phonemes:
             return await _phonemes_response(pieces, voice, lexicon)
-        cause, refusal = _refusal(settings, service, active_sessions)
+        cause, refusal = _refusal(settings, service, active_sessions, app.state.draining)
         if refusal:
             log.warning(
                 "session refused",
@@ -324,7 +327,7 @@ def create_app(
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms
         transport = StarletteTransport(websocket)
-        cause, refusal = _refusal(settings, service, active_sessions)
+        cause, refusal = _refusal(settings, service, active_sessions, app.state.draining)
         if refusal:
             await websocket.send_text(protocol.error("busy", refusal, fatal=True))
             await transport.close(1013, "busy")
@@ -362,4 +365,5 @@ def create_app(
     app.state.service = service
     app.state.settings = settings
     app.state.active_sessions = active_sessions
+    app.state.draining = False  # set by serving/drain.py on SIGTERM
     return app

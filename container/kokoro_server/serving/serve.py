@@ -13,6 +13,7 @@ from kokoro_server import logs
 from kokoro_server.config import Settings
 from kokoro_server.serving.app import create_app
 from kokoro_server.serving.connections import AbortableWebSocketProtocol, header_timeout_protocol
+from kokoro_server.serving.drain import DrainingServer
 
 log = logging.getLogger("kokoro.serve")
 
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     host = args.host or settings.host
     port = args.port or settings.port
     log.info("starting", extra={"fields": {"host": host, "port": port}})
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> None:
         access_log=False,
         **uvicorn_options(settings),
     )
+    DrainingServer(config, settings.drain_s).run()
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:

@@ -30,6 +30,7 @@ receive stage takes one frame per loop turn, so a flood of tiny frames cannot ho
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import time
@@ -182,7 +183,8 @@ class Session:
         self.first_sound_at: float | None = None
         self.dropped = 0
         self.bad_frames = 0
-        self.ended: Literal["close", "hang-up", "idle", "stalled", "error"] = "hang-up"
+        self.ended: Literal["close", "hang-up", "idle", "stalled", "drained", "error"] = "hang-up"
+        self.shutting_down = False  # the server is draining and told this session to go
         # Progress: the last client message or audio the client accepted (idle expiry), and
         # since when a write has been waiting for a client that does not read.
         self.last_progress = self.started_at
@@ -256,6 +258,27 @@ class Session:
         if self.gone or self.blocked_s() > _BLOCKED_UNCOUNTED_S:
             return False
         return self.speaking or time.perf_counter() < self.held_until
+
+    def quiet_s(self) -> float:
+        """How long nothing has been in flight: no text or audio pending, no write waiting,
+        no message or accepted audio (0 while anything is)."""
+        if self.speaking or self.writing_since is not None:
+            return 0.0
+        return time.perf_counter() - self.last_progress
+
+    async def shut_down(self) -> None:
+        """The server is draining (drain.py): tell the client to reconnect, then close."""
+        self.shutting_down = True
+        self.ended = "drained"
+        with contextlib.suppress(TransportClosed):
+            await self._send_control(
+                protocol.error(
+                    "shutting_down",
+                    "the server is shutting down; reconnect to go on",
+                    fatal=True,
+                )
+            )
+        await self.transport.close(1012, "server shutting down")
 
     def blocked_s(self) -> float:
         """How long the write in progress has waited for the client to read (0: none)."""
