@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "min_instances": 1,
     "max_instances": 2,
     "target_concurrency_per_instance": 4,
+    # The container's session limit (KOKORO_MAX_SESSIONS): more than the scaling target, so
+    # the endpoint scales out before any caller is refused (docs/capacity.md).
+    "max_sessions_per_instance": 32,
     "voice": "af_heart",
     # "auto": Claude Haiku 4.5 through the inference profile of the deploy region's geography
     # (stacks/regions.py); any model or profile id is taken as given (and checked).
@@ -136,6 +139,7 @@ class AppConfig:
     allow_undocumented_region: bool = False
     alarms: AlarmSettings = AlarmSettings()
     rollout: RolloutSettings = RolloutSettings()
+    max_sessions_per_instance: int = 32
 
     @property
     def metrics_namespace(self) -> str:
@@ -327,7 +331,17 @@ def load_config(node: Node, region: str | None = None) -> AppConfig:
         allow_undocumented_region=allow_undocumented,
         alarms=_alarm_settings(get),
         rollout=_rollout_settings(get),
+        max_sessions_per_instance=_int(
+            "max_sessions_per_instance", get("max_sessions_per_instance"), 1, 1000
+        ),
     )
+    if cfg.target_concurrency_per_instance >= cfg.max_sessions_per_instance:
+        raise ConfigError(
+            "context target_concurrency_per_instance "
+            f"({cfg.target_concurrency_per_instance}) must be below max_sessions_per_instance "
+            f"({cfg.max_sessions_per_instance}): the endpoint must scale out before its "
+            "instances refuse callers (docs/capacity.md)"
+        )
     if not cfg.min_instances <= cfg.initial_instance_count <= cfg.max_instances:
         raise ConfigError(
             "context must satisfy min_instances <= initial_instance_count <= max_instances, got "

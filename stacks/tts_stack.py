@@ -65,6 +65,7 @@ class TtsStack(Stack):
                 network_isolation=config.network_isolation,
                 provider=config.kokoro_provider,
                 create_endpoint=not config.voice_paused,
+                max_sessions=config.max_sessions_per_instance,
             ),
             image=image,
             bucket=weights.bucket,

@@ -41,6 +41,7 @@ class EndpointSettings:
     provider: str = "cuda"
     # False (voice paused): model and endpoint config stay, the billing endpoint is not made.
     create_endpoint: bool = True
+    max_sessions: int = 32  # the container's admission limit (KOKORO_MAX_SESSIONS)
 
 
 def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
@@ -121,6 +122,8 @@ class TtsEndpoint(Construct):
                     # (a g5 answering /ping many times slower than it should); "auto" allows it.
                     "KOKORO_PROVIDER": settings.provider,
                     "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
+                    # Above the scaling target: scaling starts before anyone is refused.
+                    "KOKORO_MAX_SESSIONS": str(settings.max_sessions),
                 },
             ),
         )

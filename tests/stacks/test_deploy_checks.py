@@ -341,3 +341,16 @@ def test_the_override_synthesizes_a_region_without_agentcore(
     agent = assembly.get_stack_by_name(AGENT).template
     assert any(r["Type"] == "AWS::BedrockAgentCore::Runtime" for r in agent["Resources"].values())
     assert assembly.get_stack_by_name(AGENT).environment.region == NO_AGENTCORE
+
+
+def test_the_scaling_target_must_be_below_the_session_limit() -> None:
+    """Scaling tracks sessions per instance: it must start before an instance refuses."""
+    app = App(context={"target_concurrency_per_instance": 12, "max_sessions_per_instance": 16})
+    config = load_config(app.node)
+    assert (config.target_concurrency_per_instance, config.max_sessions_per_instance) == (12, 16)
+    for target, limit in ((16, 16), (40, 32)):
+        app = App(
+            context={"target_concurrency_per_instance": target, "max_sessions_per_instance": limit}
+        )
+        with pytest.raises(ConfigError, match="must be below max_sessions_per_instance"):
+            load_config(app.node)

@@ -53,6 +53,7 @@ def test_model_reads_uncompressed_weights_prefix(synthesized: Synthesized) -> No
         "KOKORO_VOICE": "af_heart",
         "KOKORO_PROVIDER": "cuda",
         "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
+        "KOKORO_MAX_SESSIONS": "32",
     }
     assert model["EnableNetworkIsolation"] is True
     assert "ModelDataUrl" not in container  # no model.tar.gz
