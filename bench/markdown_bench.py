@@ -3,7 +3,7 @@ sentence segmenter, and the G2P front end (normalization + phonemes), on assista
 markdown answers streamed in 7-character deltas, the way the session runs them.
 
 The markdown and segmenter time spent between two releases is charged to the sentences the
-release completes; the G2P time is that sentence's own call. Budget (issue 23): the whole
+release completes; the G2P time is that sentence's own call. Budget: the whole
 front end at most 10 ms p95 per sentence on this CPU.
 
     python -m bench.markdown_bench [--runs 5] [--no-g2p]

@@ -100,7 +100,7 @@ def test_words_of_a_sentence_never_delivered_are_ignored() -> None:
 
 
 def test_words_whose_audio_was_not_delivered_were_not_heard() -> None:
-    """played_ms beyond the audio sent: the cut is at the audio delivered (issue 24)."""
+    """played_ms beyond the audio sent: the cut is at the audio delivered."""
     partly = timeline([*EVENTS[:5], pcm(1, 450)], complete=False)  # up to the end of "are"
     assert partly.heard(60_000).text == f"{FIRST} How are"
     assert partly.heard(1200 + 300).text == f"{FIRST} How"  # played_ms still cuts first

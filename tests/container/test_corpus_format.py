@@ -84,7 +84,7 @@ LANGUAGE_CLASSES = frozenset(
     )
 )  # fmt: skip
 LANGUAGES = ("es", "fr", "it", "pt-br", "hi", "ja", "zh")
-# What every per-language file must cover (issue 23 item 5).
+# What every per-language file must cover.
 LANGUAGE_MUST_COVER = frozenset({"cardinal", "currency", "date", "time"})
 MIN_PER_CLASS = 15  # assistant corpus
 MIN_PER_LANGUAGE = 15

@@ -64,7 +64,7 @@ def test_livekit_plugin_resolves_beside_livekit_agents_aws(tmp_path: Path, lowes
 
 
 def test_the_old_pins_did_conflict_with_pipecat_sagemaker(tmp_path: Path) -> None:
-    """What issue 25 found: exact pins cannot be installed beside pipecat-ai[aws,sagemaker]."""
+    """Found by installing it: exact pins cannot be installed beside pipecat-ai[aws,sagemaker]."""
     result = compile_(
         tmp_path,
         "pipecat-ai[aws,sagemaker]==1.14.0",

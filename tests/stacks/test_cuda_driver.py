@@ -85,7 +85,7 @@ def test_onnxruntime_gpu_build_matches_the_image() -> None:
 
 
 def test_the_previous_ami_is_rejected_for_this_image() -> None:
-    # The pairing issue 10 found: CUDA 12.6 on driver 550 (CUDA 12.4) with compat mounting off.
+    # The pairing found in deployment: CUDA 12.6 on driver 550 (CUDA 12.4) with compat mounting off.
     why = incompatibility("al2-ami-sagemaker-inference-gpu-3-1", (12, 6))
     assert why == (
         "image CUDA 12.6 > driver 550 (CUDA 12.4) "
