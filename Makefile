@@ -21,7 +21,7 @@ REQS   := requirements.txt requirements-dev.txt container/requirements.txt agent
 
 .PHONY: setup demo demo-agent demo-pipecat demo-livekit tts-server test-frameworks playground \
 	playground-screenshots weights test test-fast lint format synth deploy smoke cleanup clean lock soak \
-	bench bench-quick speech-eval speech-asr speech-diff frontend-bench
+	bench bench-quick speech-eval speech-asr speech-diff frontend-bench loadtest
 
 $(STAMP): $(REQS)
 	@echo "==> creating $(VENV) with $(PYTHON) and installing pinned dependencies"
@@ -182,6 +182,10 @@ speech-diff: $(STAMP)
 # The text front end's cost per sentence against its 10 ms p95 budget (docs/speech.md).
 frontend-bench: $(STAMP)
 	$(PY) -m bench.frontend_bench $(ARGS)
+
+# How many callers at once one TTS server holds under its SLO, and the autoscaling target (docs/capacity.md).
+loadtest: $(STAMP)
+	$(PY) -m bench.ladder $(ARGS)
 
 # After `npx cdk deploy --all`: one call of each kind against the deployed stacks, each with
 # its time to first audio or a diagnosis (docs/deploy.md). ARGS="--region ... --skip agent".
