@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,29 +20,17 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from tests.support.servers import ThreadedServer
+from tests.support.stalled_client import STALLING_SENTENCE, non_reader
 from tests.support.ws_frames import is_type, read_until, send
 
 WAIT_S = 20.0  # bound on every wait, far beyond the timeouts used: no timing is asserted
-# Slow speech and long sentences (4.6 s of audio each at half speed, 13 MB in all): far
-# more audio than the loopback socket buffers hold.
-SENTENCE = ("A long sentence that goes on " * 8).strip() + "."
-SENTENCES = 60
-
-
-async def _non_reader(url: str) -> ClientConnection:
-    """A real client whose receive buffer is tiny and which never reads a frame."""
-    port = int(url.split(":")[2].split("/")[0])
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", port))
-    sock.setblocking(False)
-    return await connect(url, sock=sock, max_queue=1, close_timeout=0.1)
+SENTENCES = 60  # of STALLING_SENTENCE at half speed: 13 MB of audio
 
 
 async def _queue_lots(ws: ClientConnection) -> None:
     await send(ws, {"type": "start", "speed": 0.5})
     for _ in range(SENTENCES):
-        await send(ws, {"type": "text", "text": SENTENCE})
+        await send(ws, {"type": "text", "text": STALLING_SENTENCE})
     await send(ws, {"type": "flush"})
 
 
@@ -82,7 +69,7 @@ def test_a_client_that_stops_reading_is_dropped_and_its_slot_freed(
     server = make_tone_server(max_sessions=1, send_stall_s=1.0)
 
     async def scenario() -> tuple[bool, list[Any]]:
-        stalled = await _non_reader(server.ws)
+        stalled = await non_reader(server.ws)
         try:
             await _queue_lots(stalled)
             # Refused while the stalled session holds the only slot...
@@ -109,7 +96,7 @@ def test_a_session_whose_writes_wait_stops_counting_for_admission(
     server = make_tone_server(send_stall_s=30.0)
 
     async def scenario() -> tuple[bool, bool]:
-        stalled = await _non_reader(server.ws)
+        stalled = await non_reader(server.ws)
         try:
             await _queue_lots(stalled)
             counted = await asyncio.to_thread(_wait_for, lambda: server.demanding_sessions() == 1)

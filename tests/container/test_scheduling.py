@@ -10,48 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import threading
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
-from devkit.tone import ToneEngine, ToneSynthesisService, tone_bytes
+from devkit.tone import ToneSynthesisService, tone_bytes
 from kokoro_server.config import Settings
-from kokoro_server.engine.stop import Stopped
 from kokoro_server.serving.synthesis import Dropped
+from tests.support.gated_tone import (
+    HOLD_S,
+    LONG,
+    VERY_LONG,
+    GatedTone,
+    gated_service,
+    long_sentences,
+    open_session,
+)
 from tests.support.servers import ThreadedServer
 from tests.support.ws_frames import audio_by_sentence, is_type, read_until, send
-
-
-class GatedTone(ToneEngine):
-    """Test double: tone audio, released one synthesis at a time by the test. A synthesis
-    waiting at the gate stops when its StopSignal is set (cancel or pre-emption), as the
-    model's call does, without using up a release."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate = threading.Semaphore(0)
-        self.started: list[str] = []
-
-    def synthesize(self, text: str, voice: str, speed: float = 1.0, stop=None):  # type: ignore[override]
-        self.started.append(text)
-        give_up = time.monotonic() + 30
-        while not self.gate.acquire(timeout=0.01):
-            if stop is not None and stop.stopped:
-                raise Stopped("gated tone stopped")
-            if time.monotonic() > give_up:
-                raise TimeoutError("the test never opened the gate")
-        return super().synthesize(text, voice, speed, stop)
-
-
-def gated_service(settings: Settings) -> tuple[ToneSynthesisService, GatedTone]:
-    service = ToneSynthesisService(settings)
-    service.load()
-    engine = GatedTone()
-    service.engine = engine  # type: ignore[assignment]
-    return service, engine
 
 
 async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
@@ -133,24 +111,6 @@ async def test_drop_removes_a_sessions_queued_jobs_at_once(gated) -> None:
 
 
 # About 200 characters without a comma (no first-clause split): 4 s of tone at half speed.
-LONG = (
-    "This sentence is long on purpose so that its audio plays for several seconds at half "
-    "speed and the session that sent it has plenty of audio ahead of its listener before "
-    "it needs the next one"
-)
-
-
-def long_sentences(tag: str) -> str:
-    return f"{LONG} {tag} one. {LONG} {tag} two."
-
-
-async def open_session(url: str, text: str) -> ClientConnection:
-    ws = await connect(url, max_queue=None, max_size=None)
-    await send(ws, {"type": "start", "format": "pcm", "speed": 0.5})
-    await send(ws, {"text": text})
-    return ws
-
-
 @pytest.mark.parametrize("policy", ["deadline", "fifo"])
 async def test_a_new_sessions_first_sentence_passes_sentences_not_yet_needed(gated, policy):
     """Sessions Z and A have their second sentences queued, due when their first ends (about
@@ -188,14 +148,6 @@ async def test_a_new_sessions_first_sentence_passes_sentences_not_yet_needed(gat
             1: tone_bytes(f"{LONG} {tag} two.", speed=0.5),
         }
     assert audio_by_sentence(frames[2]) == {0: tone_bytes("Now.", speed=0.5)}
-
-
-# About 480 characters in one sentence: 9.6 s of tone at half speed.
-VERY_LONG = f"{LONG} and then {LONG} again"
-# How long the test holds Z's first sentence: the service's cost estimate. E must arrive
-# while more than the pre-emption slack (0.25 s) of Z2's estimate is left, so 2 s leaves
-# 1.75 s for E's connect on a loaded CI machine (3 s cost 2 s more per run for no gain).
-HOLD_S = 2.0
 
 
 @pytest.mark.parametrize("preempt_max", [1, 0])

@@ -15,7 +15,6 @@ import dataclasses
 import io
 import json
 import logging
-import socket
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,7 +23,7 @@ from typing import Any
 
 import pytest
 from kokoro_stream.websocket import WebSocketTts
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 from devkit.agent_client import invoke_http
 from devkit.loopback import serve
@@ -33,11 +32,12 @@ from devkit.tone import ToneEngine, ToneSynthesisService
 from kokoro_server.config import Settings
 from kokoro_server.logs import JsonFormatter
 from stacks.log_metrics import AGENT_METRICS, SERVER_METRICS
-from tests.container.test_scheduling import HOLD_S, VERY_LONG, gated_service, open_session
 from tests.support.cdk_synth import AGENT, REPO_ROOT, TTS, Synthesized
 from tests.support.fake_tts import FakeTtsServer
+from tests.support.gated_tone import HOLD_S, VERY_LONG, gated_service, open_session
 from tests.support.log_filters import compile_pattern, matches, metric_value
 from tests.support.servers import ThreadedServer
+from tests.support.stalled_client import STALLING_SENTENCE, non_reader
 from tests.support.ws_frames import is_type, read_until, send
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
@@ -230,19 +230,6 @@ class FailingTone(ToneEngine):
         return super().synthesize(text, voice, speed, stop)
 
 
-STALLING_SENTENCE = ("A long sentence that goes on " * 8).strip() + "."
-
-
-async def _non_reader(url: str) -> ClientConnection:
-    """A client whose receive buffer is tiny and which never reads: the server stalls on it."""
-    port = int(url.split(":")[2].split("/")[0])
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", port))
-    sock.setblocking(False)
-    return await connect(url, sock=sock, max_queue=1, close_timeout=0.1)
-
-
 async def _until(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
@@ -253,7 +240,7 @@ async def _until(check: Callable[[], bool], what: str, timeout: float = 20.0) ->
 async def _stall_refuse_speak(server: ThreadedServer) -> None:
     """One session stalls (its client never reads), one is refused while it holds the only
     slot, then one speaks a sentence, reports one it cannot speak, and closes."""
-    stalled = await _non_reader(server.ws)
+    stalled = await non_reader(server.ws)
     try:
         await send(stalled, {"type": "start", "speed": 0.5})
         for _ in range(60):  # 4.6 s of audio each: far more than the socket buffers hold
