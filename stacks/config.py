@@ -30,7 +30,9 @@ DEFAULTS: dict[str, Any] = {
     "initial_instance_count": 1,
     "min_instances": 1,
     "max_instances": 2,
-    "target_concurrency_per_instance": 4,
+    # 0.75 x the 26 streams a g5 is publicly known to hold (docs/performance.md, "Where a g5
+    # runs out"); `make loadtest` against the endpoint confirms or corrects it.
+    "target_concurrency_per_instance": 19,
     # The container's session limit (KOKORO_MAX_SESSIONS): more than the scaling target, so
     # the endpoint scales out before any caller is refused (docs/capacity.md).
     "max_sessions_per_instance": 32,

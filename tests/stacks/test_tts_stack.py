@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from aws_cdk.assertions import Match, Template
 
+from devkit.paths import REPO_ROOT
 from stacks.app_builder import build_app
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.weights_manifest import load_revision
@@ -131,7 +132,10 @@ def test_autoscaling_on_concurrency(synthesized: Synthesized) -> None:
     assert tracking["PredefinedMetricSpecification"] == {
         "PredefinedMetricType": "SageMakerVariantConcurrentRequestsPerModelHighResolution"
     }
-    assert tracking["TargetValue"] == 4
+    # The target the app is deployed with: cdk.json's context (its derivation:
+    # docs/performance.md, "Where a g5 runs out").
+    context = json.loads((REPO_ROOT / "cdk.json").read_text(encoding="utf-8"))["context"]
+    assert tracking["TargetValue"] == context["target_concurrency_per_instance"]
 
 
 def test_alarms_on_errors_first_sound_and_refusals(synthesized: Synthesized) -> None:

@@ -53,6 +53,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "http": header_timeout_protocol(settings.header_timeout_s),
         "ws": AbortableWebSocketProtocol,
         "ws_max_size": settings.max_frame_bytes * 4,  # oversize frames get a protocol error first
+        # Audio barely compresses (pcm 26 %, mp3/opus 5-8 %) and deflating it was 60 % of the
+        # server's CPU per audio second for pcm (docs/performance.md, bench.cpu_cost).
+        "ws_per_message_deflate": False,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
         "timeout_keep_alive": settings.keep_alive_s,
