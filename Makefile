@@ -104,8 +104,7 @@ playground-screenshots: $(STAMP) $(CHROMIUM)
 # workers on two cores, each loading the model once with one inference thread: the suite
 # waits (browser, CLI, package index, real-time pacing) about 40 % of the time with two.
 # Idle workers steal queued tests (--dist worksteal), so no worker is left alone with a
-# long tail. 343-357 s against 450-487 s for two and 397 s for four, interleaved (session 10;
-# docs/architecture.md, Timings).
+# long tail. Measured against two and four workers: docs/architecture.md, Timings.
 TEST_WORKERS ?= 3
 test: setup $(CHROMIUM)
 	$(MAKE) --no-print-directory lint
@@ -114,8 +113,8 @@ test: setup $(CHROMIUM)
 # The edit loop: everything but the real model, CDK synth, fuzzing, the browser and the slow
 # end-to-end runs (pytest markers; see pyproject.toml). `make test` stays the whole suite.
 # Three workers on two cores: these tests wait on sockets, timeouts and threads about half
-# their time, so a third worker fills the waits; idle workers steal queued tests (median
-# 46.9 s against 48.4 s without, three runs each, interleaved, session 10).
+# their time, so a third worker fills the waits; idle workers steal queued tests
+# (docs/architecture.md, The fast loop).
 # mypy and lint-imports (5 s) run beside the tests, their output printed after the tests';
 # the loop fails if either fails. ruff (0.1 s) runs first, so a syntax error stops it at once.
 FAST := not model and not synth and not fuzz and not soak and not browser and not slow

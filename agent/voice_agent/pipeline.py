@@ -1,8 +1,8 @@
 """One invocation: LLM text -> one bidirectional TTS session -> caller events.
 
 Two tasks feed one queue, so the caller sees text and audio in true arrival order:
-- the text pump reads LLM deltas, emits `text` events and (stream mode) forwards each cleaned
-  delta to the TTS session at once; batch mode sends the whole answer when it is complete;
+- the text pump reads LLM deltas, emits `text` events and (stream mode) forwards each delta,
+  as written, to the TTS session at once (the server reads its markdown and emoji); batch mode sends the whole answer when it is complete;
 - the audio pump relays `sentence`, `words` and `audio` events as the TTS session produces
   them, each sentence placed on the answer's clock (`offset_ms`: the audio of the sentences
   before it, played back to back).

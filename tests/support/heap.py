@@ -7,7 +7,7 @@ one, at interpreter exit, kept each worker alive 5-8 s after its last test. What
 when collection finished lives as long as the run, so it is frozen out of the collector, and
 young collections run every 20,000 allocations instead of 700 (so full ones come less often
 too); what the tests allocate is collected as before, only in larger batches. Measured in
-docs/architecture.md (Timings, session 8).
+docs/architecture.md ("The fast loop").
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ import numpy as np
 from kokoro_server.serving.synthesis import SynthesisService
 
 # About 0.3 MB per remembered call (a sentence's audio as float32); a worker made about 150
-# model calls in a whole run (session 7, docs/architecture.md), so the cap only guards.
+# model calls in a whole run (docs/architecture.md), so the cap only guards.
 MAX_REMEMBERED = 1024
 
 
