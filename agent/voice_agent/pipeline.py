@@ -2,7 +2,8 @@
 
 Two tasks feed one queue, so the caller sees text and audio in true arrival order:
 - the text pump reads LLM deltas, emits `text` events and (stream mode) forwards each delta,
-  as written, to the TTS session at once (the server reads its markdown and emoji); batch mode sends the whole answer when it is complete;
+  as written, to the TTS session at once (the server reads its markdown and emoji); batch
+  mode sends the whole answer when it is complete;
 - the audio pump relays `sentence`, `words` and `audio` events as the TTS session produces
   them, each sentence placed on the answer's clock (`offset_ms`: the audio of the sentences
   before it, played back to back).
