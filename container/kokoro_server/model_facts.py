@@ -14,3 +14,12 @@ class UnknownVoiceError(ValueError):
     def __init__(self, voice: str, known: list[str]) -> None:
         super().__init__(f"unknown voice {voice!r}; available: {', '.join(known)}")
         self.voice = voice
+
+
+# A voice blend names up to this many voices: `af_bella:2+af_sky:1` (engine/voices.py).
+MAX_BLEND_VOICES = 4
+BLEND_SYNTAX = "name:weight+name:weight"
+
+
+class VoiceSpecError(ValueError):
+    """A `voice` that is neither a voice name nor a valid blend: the message says why."""

@@ -237,7 +237,13 @@ def lone_surrogate(draw: st.DrawFn) -> Step:
 def unknown_voice(voices: tuple[str, ...]) -> st.SearchStrategy[Step]:
     @st.composite
     def build(draw: st.DrawFn) -> Step:
-        voice = draw(st.text(min_size=1, max_size=20).filter(lambda v: v not in voices))
+        # A plain name: "+" and ":" make a blend, whose syntax has errors of its own
+        # (bad_parameter; tests/container/test_voice_blends.py).
+        voice = draw(
+            st.text(min_size=1, max_size=20).filter(
+                lambda v: v not in voices and "+" not in v and ":" not in v
+            )
+        )
         msg = draw(st.sampled_from(["start", "text", "utterance"]))
         obj: dict[str, Any] = {"voice": voice}
         if msg != "utterance":

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,9 @@ from kokoro_server.engine.durations import DurationsNotFound, expose_durations
 from kokoro_server.engine.model_calls import CLAUSE_ENDS, ModelCall, plan_calls
 from kokoro_server.engine.model_files import ModelFiles
 from kokoro_server.engine.stop import Stopped, StopSignal
+from kokoro_server.engine.voices import VoiceBank
 from kokoro_server.engine.word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
-from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED, UnknownVoiceError
+from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED
 from kokoro_server.spoken import Phonemized
 
 log = logging.getLogger("kokoro.engine")
@@ -103,8 +105,7 @@ class KokoroEngine:
         if not self.voices:
             raise RuntimeError(f"voice file {files.voices} holds no voices")
         self.default_voice = settings.default_voice or next(iter(self.voices))
-        if self.default_voice not in self.voices:
-            raise UnknownVoiceError(self.default_voice, self.voice_names)
+        self.blends.resolve(self.default_voice)  # a voice or a blend of loaded voices
 
         options = ort.SessionOptions()
         if settings.intra_op_threads > 0:
@@ -155,10 +156,17 @@ class KokoroEngine:
     def voice_names(self) -> list[str]:
         return sorted(self.voices)
 
+    @cached_property
+    def blends(self) -> VoiceBank:
+        """The voices and the blends made of them (engine/voices.py)."""
+        return VoiceBank(self.voices)
+
     def check_voice(self, voice: str) -> None:
-        if voice not in self.voices:
-            raise UnknownVoiceError(voice, self.voice_names)
+        """A voice name or a blend (`af_bella:2+af_sky:1`) of loaded voices; raises
+        UnknownVoiceError, or VoiceSpecError for a malformed blend."""
+        self.blends.resolve(voice)
         # The text front end refuses a voice whose language it cannot speak, with the reason.
+        # A blend's voices share their first letter, which is all it reads.
         check_language = getattr(self.phonemize, "check_voice", None)
         if check_language is not None:
             check_language(voice)
@@ -245,7 +253,7 @@ class KokoroEngine:
         self, call: ModelCall, voice: str, speed: float, stop: StopSignal | None = None
     ) -> tuple[np.ndarray, np.ndarray | None]:
         ids = call.ids
-        styles = self.voices[voice]
+        styles = self.blends.styles(voice)
         # A voice pack holds one style vector per input length.
         style = styles[min(len(ids), len(styles)) - 1].reshape(1, -1).astype(np.float32)
         wanted = [self._audio_output]

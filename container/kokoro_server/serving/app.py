@@ -2,6 +2,7 @@
 
 - GET  /ping                               200 once the model loaded and warmed up, else 503
 - POST /invocations                        one-shot synthesis: JSON in, audio out
+- GET  /voices                             the loaded voices and the blend syntax
 - WS   /invocations-bidirectional-stream   session protocol v1 (see session.py)
 
 Handlers only translate between HTTP/WebSocket and the session/synthesis objects.
@@ -26,7 +27,12 @@ from kokoro_server.audio import encoding as audio
 from kokoro_server.config import Settings
 from kokoro_server.engine.model import KokoroEngine
 from kokoro_server.logs import fields
-from kokoro_server.model_facts import UnknownVoiceError
+from kokoro_server.model_facts import (
+    BLEND_SYNTAX,
+    MAX_BLEND_VOICES,
+    UnknownVoiceError,
+    VoiceSpecError,
+)
 from kokoro_server.serving import protocol
 from kokoro_server.serving.capacity import Admitted, over_capacity
 from kokoro_server.serving.connections import ABORT_EXTENSION
@@ -101,6 +107,19 @@ def _nothing_to_say(text: str) -> str:
         f"nothing to say in {shown!r}: it holds only markup, emoji, code or control "
         "characters (docs/protocol.md)"
     )
+
+
+_GENDERS = {"f": "female", "m": "male"}
+
+
+def _voice_entry(name: str) -> dict[str, Any]:
+    """A voice as GET /voices lists it: Kokoro's names say language and gender (`af_`)."""
+    return {
+        "name": name,
+        "language": LANGUAGES.get(name[:1]),
+        "gender": _GENDERS.get(name[1:2]),
+        "user_file": False,
+    }
 
 
 def _refusal(
@@ -203,7 +222,7 @@ def create_app(
             lexicon = Lexicon(start.lexicon, engine.vocab, "lexicon") if start.lexicon else None
         except UnknownVoiceError as exc:
             return _error_response(400, "unknown_voice", str(exc))
-        except PronunciationError as exc:
+        except (VoiceSpecError, PronunciationError) as exc:
             return _error_response(400, "bad_parameter", str(exc))
         # Markdown read as the stream reads it, then sentence by sentence, like the stream, so
         # no chunk exceeds the phoneme limit.
@@ -324,6 +343,20 @@ def create_app(
             }
         )
 
+    async def voices(request: Request) -> Response:
+        if not service.ready:
+            return _error_response(503, "not_ready", f"model is {service.state}")
+        engine = service.engine
+        assert engine is not None
+        return JSONResponse(
+            {
+                "voices": [_voice_entry(name) for name in engine.voice_names],
+                "default": engine.default_voice,
+                "max_blend": MAX_BLEND_VOICES,
+                "blend_syntax": BLEND_SYNTAX,
+            }
+        )
+
     async def bidirectional(websocket: WebSocket) -> None:
         await websocket.accept()  # at once: SageMaker's sidecar expects it within 250 ms
         transport = StarletteTransport(websocket)
@@ -358,6 +391,7 @@ def create_app(
         routes=[
             Route("/ping", ping, methods=["GET"]),
             Route("/invocations", invocations, methods=["POST"]),
+            Route("/voices", voices, methods=["GET"]),
             WebSocketRoute("/invocations-bidirectional-stream", bidirectional),
         ],
         lifespan=lifespan,

@@ -24,7 +24,9 @@ UTTERANCE = "utterance"  # the parsed type of a frame with `text` and no `type`
 # converting them costs time quadratic in their length, and past Python's limit (4,300 digits)
 # raises ValueError inside json.loads.
 MAX_INT_DIGITS = 128
-MAX_VOICE_CHARS = 64  # Kokoro's voice names are about 10 characters: longer is never one
+# Kokoro's voice names have about 10 characters; a blend of 4 with weights fits in 128
+# (`bf_isabella:0.3333+...` takes 75).
+MAX_VOICE_CHARS = 128
 EXCERPT_CHARS = 80  # the most of a client's own value an error message quotes back
 
 
@@ -102,7 +104,7 @@ def _voice(obj: dict[str, Any]) -> str | None:
     if len(voice) > MAX_VOICE_CHARS:
         raise ProtocolError(  # not a name at all, like a voice that is not a string
             "bad_parameter",
-            f"voice must be a name of at most {MAX_VOICE_CHARS} characters, not "
+            f"voice must be a name or blend of at most {MAX_VOICE_CHARS} characters, not "
             f"{excerpt(voice)} ({len(voice)} characters)",
         )
     return voice

@@ -43,7 +43,7 @@ from kokoro_server.audio import encoding as audio
 from kokoro_server.audio import g711
 from kokoro_server.config import Settings
 from kokoro_server.logs import fields
-from kokoro_server.model_facts import UnknownVoiceError
+from kokoro_server.model_facts import UnknownVoiceError, VoiceSpecError
 from kokoro_server.serving import protocol
 from kokoro_server.serving.messages import ClientType
 from kokoro_server.serving.protocol import UTTERANCE, ClientMessage, Options, ProtocolError
@@ -416,6 +416,8 @@ class Session:
             engine.check_voice(voice)
         except UnknownVoiceError as exc:
             raise ProtocolError("unknown_voice", str(exc)) from exc
+        except VoiceSpecError as exc:  # a malformed blend
+            raise ProtocolError("bad_parameter", str(exc)) from exc
 
     async def _lexicon(self, entries: dict[str, str]) -> Lexicon:
         engine = await self.service.wait_ready()
@@ -520,6 +522,8 @@ class Session:
                 continue  # a cancel removed it from the queue
             except UnknownVoiceError as exc:
                 result = _Failed("unknown_voice", str(exc))
+            except VoiceSpecError as exc:
+                result = _Failed("bad_parameter", str(exc))
             except PronunciationError as exc:  # bad inline markup in this sentence
                 result = _Failed("bad_parameter", str(exc))
             except Exception as exc:
