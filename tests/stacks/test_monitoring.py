@@ -151,7 +151,9 @@ def test_the_dashboard_shows_what_scaling_and_the_alarm_track(deployed: Synthesi
     names = {m[1] for m in concurrency["metrics"]}
     assert names == {"ConcurrentRequestsPerModel"}
     (target,) = concurrency["annotations"]["horizontal"]
-    assert target["value"] == 4  # target_concurrency_per_instance, as the policy tracks it
+    policy = deployed.only(TTS, "AWS::ApplicationAutoScaling::ScalingPolicy")["Properties"]
+    tracked = policy["TargetTrackingScalingPolicyConfiguration"]["TargetValue"]
+    assert target["value"] == tracked  # the line is the target the policy tracks
     first_sound = widgets["Time to first sound (ms)"]
     assert first_sound["annotations"]["horizontal"][0]["value"] == 1500
     shown = {m[1] for w in widgets.values() for m in w.get("metrics", [])}
