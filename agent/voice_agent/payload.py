@@ -16,7 +16,7 @@ FORMATS = ("pcm", "wav", "mp3", "ulaw", "alaw", "opus")
 FIXED_RATES = {"ulaw": 8000, "alaw": 8000, "opus": 48000}
 MAX_PROMPT_CHARS = 8000
 MAX_SESSION_ID_CHARS = 256  # AgentCore's own limit for runtimeSessionId
-MAX_VOICE_CHARS = 64  # Kokoro's voice names are about 10 characters: longer is never one
+MAX_VOICE_CHARS = 128  # the TTS server's limit: four voices of a blend with their weights
 EXCERPT_CHARS = 80  # the most of a caller's own value an error message quotes back
 # No field takes an integer this long; longer ones decode as an infinity of their sign (see
 # bounded_int), which every numeric check refuses by field name.
@@ -74,7 +74,7 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
         raise PayloadError("'voice' must be a non-empty string")
     if voice is not None and len(voice) > MAX_VOICE_CHARS:
         raise PayloadError(
-            f"'voice' is {len(voice)} characters; voice names have at most {MAX_VOICE_CHARS}"
+            f"'voice' is {len(voice)} characters; a voice or a blend has at most {MAX_VOICE_CHARS}"
         )
     if voice is not None:
         _check_unicode("voice", voice)
