@@ -31,6 +31,7 @@ class ToneEngine:
     """Same interface as KokoroEngine (voices, check_voice, synthesize), no model."""
 
     word_timestamps = False  # a tone has no per-token durations
+    user_voices: frozenset[str] = frozenset()  # no voice files of a deployment's own
     provider = "tone test double (no model)"  # what /ping reports as the ONNX provider
     durations_missing = "the tone test double has no durations"
 

@@ -63,6 +63,10 @@ DEFAULTS: dict[str, Any] = {
     # true: a region this app does not know, or where a service it needs is not documented
     # (or CloudFormation's bundled resource list lacks a type), is deployed to anyway.
     "allow_undocumented_region": False,
+    # "": no voices of your own. "voices/": the server also loads the voice files under
+    # kokoro/<revision>/voices/ of the weights bucket, copied with the weights
+    # (docs/deploy.md, "Your own voices").
+    "user_voices_prefix": "",
 }
 
 # Id prefixes of cross-region (system-defined) inference profiles, as in aws-cdk's
@@ -95,6 +99,8 @@ _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 _IPV4 = re.compile(r"^\d+\.\d+\.\d+\.\d+$")
 _BUCKET_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+# Folder names under the weights prefix: no leading '/', no empty, '.' or '..' part.
+_PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
 _BUCKET_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", "--x-s3", "--table-s3", ".mrap")
 
 
@@ -142,6 +148,7 @@ class AppConfig:
     alarms: AlarmSettings = AlarmSettings()
     rollout: RolloutSettings = RolloutSettings()
     max_sessions_per_instance: int = 32
+    user_voices_prefix: str = ""  # under the revision's weights prefix; "" for none
 
     @property
     def metrics_namespace(self) -> str:
@@ -230,6 +237,21 @@ def _bucket_name(value: Any) -> str | None:
             "destroyed stack or the bucket the cleanup report lists"
         )
     return name
+
+
+def _user_voices_prefix(value: Any) -> str:
+    """'' or unset: none. Otherwise a folder under the weights prefix, returned ending in '/'."""
+    if value in (None, ""):
+        return ""
+    text = str(value).strip()
+    parts = text.removesuffix("/").split("/")
+    if not all(_PREFIX_PART.match(part) and part.strip(".") for part in parts):
+        raise ConfigError(
+            "context 'user_voices_prefix' must be a folder under the weights prefix, like "
+            f"'voices/' (letters, digits, '.', '_' or '-' between '/'; no leading '/', no "
+            f"'..'), got {value!r}"
+        )
+    return "/".join(parts) + "/"
 
 
 def _email(value: Any) -> str | None:
@@ -336,6 +358,7 @@ def load_config(node: Node, region: str | None = None) -> AppConfig:
         max_sessions_per_instance=_int(
             "max_sessions_per_instance", get("max_sessions_per_instance"), 1, 1000
         ),
+        user_voices_prefix=_user_voices_prefix(get("user_voices_prefix")),
     )
     if cfg.target_concurrency_per_instance >= cfg.max_sessions_per_instance:
         raise ConfigError(

@@ -66,6 +66,7 @@ class TtsStack(Stack):
                 provider=config.kokoro_provider,
                 create_endpoint=not config.voice_paused,
                 max_sessions=config.max_sessions_per_instance,
+                user_voices_prefix=config.user_voices_prefix,
             ),
             image=image,
             bucket=weights.bucket,

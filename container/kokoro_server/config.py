@@ -140,6 +140,12 @@ class Settings:
         "KOKORO_VOICE",
         "default voice, or a blend (`af_bella:2+af_sky:1`); empty: the voice file's first",
     )
+    user_voices_dir: str = setting(
+        "",
+        "KOKORO_USER_VOICES_DIR",
+        "directory of extra voices (`.npy`, `.npz`/`.bin` packs) added to the official ones; "
+        "empty: none",
+    )
     # Mounted with the weights. The language is the voice's (its first letter), not a setting.
     lexicon: str = setting(
         "", "KOKORO_LEXICON", "JSON file of word -> phonemes used by every session; empty: none"

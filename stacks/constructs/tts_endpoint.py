@@ -42,6 +42,9 @@ class EndpointSettings:
     # False (voice paused): model and endpoint config stay, the billing endpoint is not made.
     create_endpoint: bool = True
     max_sessions: int = 32  # the container's admission limit (KOKORO_MAX_SESSIONS)
+    # A folder under the weights prefix ('voices/'): its voice files arrive with the weights
+    # and the server adds them to the official ones (KOKORO_USER_VOICES_DIR). "": none.
+    user_voices_prefix: str = ""
 
 
 def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
@@ -70,6 +73,31 @@ def endpoint_metric(
 
 def log_group_name(endpoint_name: str) -> str:
     return f"{LOG_GROUP_PREFIX}{endpoint_name}"
+
+
+def user_voices_dir(prefix: str) -> str:
+    """Where the container finds the voice files under `prefix` of the weights prefix."""
+    return f"{MODEL_DIR}/{prefix.rstrip('/')}"
+
+
+def _environment(settings: EndpointSettings) -> dict[str, str]:
+    environment = {
+        "KOKORO_MODEL_DIR": MODEL_DIR,
+        "KOKORO_VOICE": settings.voice,
+        # The server exits at start-up when ONNX Runtime would run on the CPU
+        # (a g5 answering /ping many times slower than it should); "auto" allows it.
+        "KOKORO_PROVIDER": settings.provider,
+        "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
+        # Above the scaling target: scaling starts before anyone is refused.
+        "KOKORO_MAX_SESSIONS": str(settings.max_sessions),
+    }
+    if settings.user_voices_prefix:
+        # CloudFormation's AWS::SageMaker::Model has no AdditionalModelDataSources (the
+        # CreateModel API's second channel), so the voices travel in the weights' own S3
+        # prefix: SageMaker copies all of it to /opt/ml/model, and the execution role already
+        # reads exactly that prefix.
+        environment["KOKORO_USER_VOICES_DIR"] = user_voices_dir(settings.user_voices_prefix)
+    return environment
 
 
 class TtsEndpoint(Construct):
@@ -115,16 +143,7 @@ class TtsEndpoint(Construct):
                         compression_type="None",
                     )
                 ),
-                environment={
-                    "KOKORO_MODEL_DIR": MODEL_DIR,
-                    "KOKORO_VOICE": settings.voice,
-                    # The server exits at start-up when ONNX Runtime would run on the CPU
-                    # (a g5 answering /ping many times slower than it should); "auto" allows it.
-                    "KOKORO_PROVIDER": settings.provider,
-                    "KOKORO_CUDNN_CONV_ALGO_SEARCH": "HEURISTIC",
-                    # Above the scaling target: scaling starts before anyone is refused.
-                    "KOKORO_MAX_SESSIONS": str(settings.max_sessions),
-                },
+                environment=_environment(settings),
             ),
         )
         # The role's policy must exist before SageMaker validates image and data access.

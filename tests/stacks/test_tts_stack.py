@@ -277,3 +277,76 @@ def test_reused_bucket_iam_stays_scoped_to_its_prefixes(variant: Synthesized) ->
     put = writer['["s3:PutObject", "s3:GetObject", "s3:AbortMultipartUpload"]']
     assert put["Resource"] == _imported_arn("/kokoro/*")
     assert writer['"s3:ListBucket"']["Condition"] == {"StringLike": {"s3:prefix": ["kokoro/*"]}}
+
+
+@pytest.fixture(scope="module")
+def with_user_voices(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    app = build_app(
+        {"user_voices_prefix": "voices/"}, outdir=str(tmp_path_factory.mktemp("cdk.out.voices"))
+    )
+    app.synth()  # cdk-nag and CloudFormation's validation run here
+    return Template.from_stack(app.node.find_child(TTS)).to_json()
+
+
+def _only(template: dict, cfn_type: str) -> dict:
+    (found,) = [r for r in template["Resources"].values() if r["Type"] == cfn_type]
+    return found
+
+
+def test_user_voices_prefix_points_the_server_into_the_weights(with_user_voices: dict) -> None:
+    container = _only(with_user_voices, "AWS::SageMaker::Model")["Properties"]["PrimaryContainer"]
+    assert container["Environment"]["KOKORO_USER_VOICES_DIR"] == "/opt/ml/model/voices"
+    # CloudFormation's AWS::SageMaker::Model has no AdditionalModelDataSources: the voices
+    # come with the one weights data source, unchanged.
+    assert "AdditionalModelDataSources" not in container
+    source = container["ModelDataSource"]["S3DataSource"]
+    assert (source["S3DataType"], source["CompressionType"]) == ("S3Prefix", "None")
+
+
+def test_user_voices_need_no_wider_read_than_the_weights(
+    with_user_voices: dict, synthesized: Synthesized
+) -> None:
+    # kokoro/<revision>/voices/ lies under kokoro/<revision>/, which the role already reads.
+    def policies(template: dict) -> list:
+        return [
+            r["Properties"]["PolicyDocument"]
+            for logical_id, r in template["Resources"].items()
+            if r["Type"] == "AWS::IAM::Policy" and logical_id.startswith("TtsExecutionRole")
+        ]
+
+    assert policies(with_user_voices) == policies(synthesized.templates[TTS])
+
+
+def test_user_voices_template_has_no_cfn_lint_errors(with_user_voices: dict) -> None:
+    from cfnlint.api import ManualArgs, lint
+
+    matches = lint(json.dumps(with_user_voices), config=ManualArgs(regions=["us-east-1"]))
+    errors = [m for m in matches if m.rule.id.startswith("E")]
+    assert not errors, "\n".join(str(m) for m in errors)
+
+
+def test_default_synth_has_no_user_voices(synthesized: Synthesized) -> None:
+    container = synthesized.only(TTS, "AWS::SageMaker::Model")["Properties"]["PrimaryContainer"]
+    assert "KOKORO_USER_VOICES_DIR" not in container["Environment"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("voices", "voices/"), ("my/voices/", "my/voices/"), ("", "")]
+)
+def test_user_voices_prefix_is_read_as_a_folder(value: str, expected: str) -> None:
+    from aws_cdk import App
+
+    from stacks.config import load_config
+
+    node = App(context={"user_voices_prefix": value}).node
+    assert load_config(node).user_voices_prefix == expected
+
+
+@pytest.mark.parametrize("value", ["/voices/", "../voices/", "voices/../x", "a//b", "v o"])
+def test_user_voices_prefix_outside_the_weights_is_refused(value: str) -> None:
+    from aws_cdk import App
+
+    from stacks.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="user_voices_prefix"):
+        load_config(App(context={"user_voices_prefix": value}).node)

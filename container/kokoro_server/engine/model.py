@@ -27,6 +27,7 @@ from kokoro_server.engine.durations import DurationsNotFound, expose_durations
 from kokoro_server.engine.model_calls import CLAUSE_ENDS, ModelCall, plan_calls
 from kokoro_server.engine.model_files import ModelFiles
 from kokoro_server.engine.stop import Stopped, StopSignal
+from kokoro_server.engine.user_voices import load_user_voices
 from kokoro_server.engine.voices import VoiceBank
 from kokoro_server.engine.word_times import SAMPLES_PER_UNIT, WordTiming, word_timings
 from kokoro_server.model_facts import MAX_SPEED, MIN_SPEED
@@ -104,6 +105,10 @@ class KokoroEngine:
             self.voices: dict[str, np.ndarray] = {k: np.asarray(npz[k]) for k in npz.files}
         if not self.voices:
             raise RuntimeError(f"voice file {files.voices} holds no voices")
+        # A deployment's own voices (engine/user_voices.py): blends and sessions use them alike.
+        user = load_user_voices(settings.user_voices_dir, self.voices)
+        self.user_voices: frozenset[str] = frozenset(user)
+        self.voices.update(user)
         self.default_voice = settings.default_voice or next(iter(self.voices))
         self.blends.resolve(self.default_voice)  # a voice or a blend of loaded voices
 
@@ -139,6 +144,7 @@ class KokoroEngine:
                     "providers": self.providers,
                     "provider": self.provider,
                     "voices": len(self.voices),
+                    "user_voices": len(self.user_voices),
                     "durations_output": self.durations_output,
                     "load_ms": round((time.perf_counter() - started) * 1000, 1),
                 }

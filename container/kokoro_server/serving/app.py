@@ -112,13 +112,14 @@ def _nothing_to_say(text: str) -> str:
 _GENDERS = {"f": "female", "m": "male"}
 
 
-def _voice_entry(name: str) -> dict[str, Any]:
-    """A voice as GET /voices lists it: Kokoro's names say language and gender (`af_`)."""
+def _voice_entry(name: str, user_file: bool) -> dict[str, Any]:
+    """A voice as GET /voices lists it: Kokoro's names say language and gender (`af_`);
+    `user_file`: from KOKORO_USER_VOICES_DIR, not the official voice file."""
     return {
         "name": name,
         "language": LANGUAGES.get(name[:1]),
         "gender": _GENDERS.get(name[1:2]),
-        "user_file": False,
+        "user_file": user_file,
     }
 
 
@@ -348,9 +349,11 @@ def create_app(
             return _error_response(503, "not_ready", f"model is {service.state}")
         engine = service.engine
         assert engine is not None
+        # The tone test double (devkit/tone.py) has no user voices.
+        user_voices = engine.user_voices
         return JSONResponse(
             {
-                "voices": [_voice_entry(name) for name in engine.voice_names],
+                "voices": [_voice_entry(name, name in user_voices) for name in engine.voice_names],
                 "default": engine.default_voice,
                 "max_blend": MAX_BLEND_VOICES,
                 "blend_syntax": BLEND_SYNTAX,
