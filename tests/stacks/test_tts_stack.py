@@ -303,18 +303,29 @@ def test_user_voices_prefix_points_the_server_into_the_weights(with_user_voices:
     assert (source["S3DataType"], source["CompressionType"]) == ("S3Prefix", "None")
 
 
+def _actions(statement: dict) -> list:
+    actions = statement["Action"]
+    return actions if isinstance(actions, list) else [actions]
+
+
 def test_user_voices_need_no_wider_read_than_the_weights(
     with_user_voices: dict, synthesized: Synthesized
 ) -> None:
     # kokoro/<revision>/voices/ lies under kokoro/<revision>/, which the role already reads.
+    # Only the S3 grants are compared: the image's grants name its asset hash, which changes
+    # whenever a file under container/ does between the two syntheses.
     def policies(template: dict) -> list:
         return [
-            r["Properties"]["PolicyDocument"]
+            statement
             for logical_id, r in template["Resources"].items()
             if r["Type"] == "AWS::IAM::Policy" and logical_id.startswith("TtsExecutionRole")
+            for statement in r["Properties"]["PolicyDocument"]["Statement"]
+            if any(str(a).startswith("s3:") for a in _actions(statement))
         ]
 
-    assert policies(with_user_voices) == policies(synthesized.templates[TTS])
+    default = policies(synthesized.templates[TTS])
+    assert len(default) >= 2  # GetObject and ListBucket on the weights prefix
+    assert policies(with_user_voices) == default
 
 
 def test_user_voices_template_has_no_cfn_lint_errors(with_user_voices: dict) -> None:
