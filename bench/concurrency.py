@@ -286,6 +286,7 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
     from devkit.tone import ToneSynthesisService
     from kokoro_server.config import Settings
     from kokoro_server.serving.app import create_app
+    from kokoro_server.serving.serve import uvicorn_options
 
     with contextlib.ExitStack() as stack:
         # In process, the app's warnings (a refused session) would land between the tables.
@@ -305,7 +306,7 @@ def tone_servers(configs: list[str], delay_s: float) -> Iterator[list[Server]]:
             service.load()
             stack.callback(service.shutdown)
             app = create_app(settings, service)
-            srv = stack.enter_context(AppServer(app, ws="websockets-sansio"))
+            srv = stack.enter_context(AppServer(app, **uvicorn_options(settings)))
             target = Target("local", srv.http, "tone double (test double) in process")
             servers.append(Server(config, target, *service_counters(service)))
         yield servers

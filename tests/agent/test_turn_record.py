@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import io
 import json
-import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from devkit.agent_client import invoke_http, invoke_ws
 from devkit.loopback import serve
 from devkit.processes import free_port
 from tests.support.fake_tts import FakeTtsServer
+from tests.support.json_logs import json_lines
 from voice_agent.app import create_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
@@ -47,8 +47,8 @@ def make_app(tts_url: str, answer: str = ANSWER, rate: float = 200.0) -> Any:
 class TurnLines:
     """The `voice_agent.turn` logger's records, as the JSON lines the formatter writes."""
 
-    def __init__(self) -> None:
-        self.stream = io.StringIO()
+    def __init__(self, stream: io.StringIO) -> None:
+        self.stream = stream
 
     def records(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.stream.getvalue().splitlines()]
@@ -56,18 +56,8 @@ class TurnLines:
 
 @contextmanager
 def turn_lines() -> Iterator[TurnLines]:
-    lines = TurnLines()
-    handler = logging.StreamHandler(lines.stream)
-    handler.setFormatter(JsonLineFormatter())
-    logger = logging.getLogger("voice_agent.turn")
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        yield lines
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+    with json_lines("voice_agent.turn", JsonLineFormatter()) as stream:
+        yield TurnLines(stream)
 
 
 def _check_shape(record: dict[str, Any]) -> None:

@@ -14,10 +14,8 @@ import asyncio
 import dataclasses
 import io
 import json
-import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +33,7 @@ from stacks.log_metrics import AGENT_METRICS, SERVER_METRICS
 from tests.support.cdk_synth import AGENT, REPO_ROOT, TTS, Synthesized
 from tests.support.fake_tts import FakeTtsServer
 from tests.support.gated_tone import HOLD_S, VERY_LONG, gated_service, open_session
+from tests.support.json_logs import json_lines
 from tests.support.log_filters import compile_pattern, matches, metric_value
 from tests.support.servers import ThreadedServer
 from tests.support.stalled_client import STALLING_SENTENCE, non_reader
@@ -199,23 +198,6 @@ def filters(synth: Synthesized, stack: str) -> dict[str, Filter]:
             transformation.get("DefaultValue"),
         )
     return found
-
-
-@contextmanager
-def json_lines(logger_name: str, formatter: logging.Formatter) -> Iterator[io.StringIO]:
-    """The records of a logger as its production formatter writes them, one per line."""
-    stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(formatter)
-    logger = logging.getLogger(logger_name)
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    try:
-        yield stream
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
 
 
 class FailingTone(ToneEngine):

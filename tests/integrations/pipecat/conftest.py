@@ -33,6 +33,7 @@ else:
     from devkit.loopback import AppServer
     from kokoro_server.config import Settings
     from kokoro_server.serving.app import create_app
+    from kokoro_server.serving.serve import uvicorn_options
     from kokoro_server.serving.synthesis import SynthesisService
 
     @pytest.fixture
@@ -45,10 +46,7 @@ else:
         def start(port: int) -> AppServer:
             settings = dataclasses.replace(base_settings, port=port)
             srv = AppServer(
-                create_app(settings, service),
-                port=port,
-                ws="websockets-sansio",
-                ws_max_size=settings.max_frame_bytes * 4,
+                create_app(settings, service), port=port, **uvicorn_options(settings)
             ).start()
             started.append(srv)
             return srv
