@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from loguru import logger
 from pipecat.frames.frames import (
     EndFrame,
     Frame,
@@ -206,6 +207,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # Pipecat logs through loguru, whose default handler prints DEBUG lines (every frame
+    # processor's setup) to stderr: a bot keeps INFO and up, so its result is readable.
+    logger.remove()
+    logger.add(sys.stderr, level="INFO")
 
     async def go(url: str | None) -> BotResult:
         tts = kokoro_tts(args, url)

@@ -14,9 +14,9 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
-from typing import Any
 
-from kokoro_stream.base import TtsAudio, TtsControl, TtsEvent, TtsFailure, TtsTransport
+from kokoro_stream import events as tts_events
+from kokoro_stream.base import TtsTransport
 
 from smoke.diagnosis import (
     Call,
@@ -73,9 +73,9 @@ class SessionTally:
     controls: list[str] = field(default_factory=list)
     audio: dict[int, int] = field(default_factory=dict)  # bytes per sentence index
     first_audio_ms: float | None = None
-    cancelled: dict[str, Any] | None = None
+    cancelled: tts_events.Cancelled | None = None
     late_audio: int = 0  # audio bytes of a dropped sentence after `cancelled`
-    session_end: dict[str, Any] | None = None
+    session_end: tts_events.SessionEnd | None = None
     synth_ms: float = 0.0  # summed `synthesis_complete` fields: the server's own timing
     synth_audio_s: float = 0.0
 
@@ -90,68 +90,58 @@ class SessionTally:
     def seen(self) -> str:
         return ", ".join(self.controls) or "nothing"
 
-    def add(self, event: TtsEvent, call: Call) -> str:
+    def add(self, event: tts_events.TtsEvent, call: Call) -> str:
         """Records one event; returns its type ('audio' for audio)."""
-        if isinstance(event, TtsFailure):
+        if isinstance(event, tts_events.TtsFailure):
             raise StreamProblem(from_event(event.code, event.message, call))
-        if isinstance(event, TtsAudio):
+        if isinstance(event, tts_events.TtsAudio):
             if self.first_audio_ms is None:
                 self.first_audio_ms = elapsed_ms(self.start)
             self.audio[event.index] = self.audio.get(event.index, 0) + len(event.data)
             if self.cancelled is not None and event.index >= SPOKEN_SENTENCES:
                 self.late_audio += len(event.data)
             return "audio"
-        assert isinstance(event, TtsControl)
         self.controls.append(event.type)
-        if event.type == "error":
-            code, text = str(event.message.get("code")), str(event.message.get("message"))
-            raise StreamProblem(container_error(call, code, text))
-        if event.type == "cancelled":
-            self.cancelled = event.message
-        elif event.type == "session_end":
-            self.session_end = event.message
-        elif event.type == "synthesis_complete":
-            synth_ms, duration_s = event.message.get("synth_ms"), event.message.get("duration_s")
-            if isinstance(synth_ms, int | float) and isinstance(duration_s, int | float):
-                self.synth_ms += float(synth_ms)
-                self.synth_audio_s += float(duration_s)
+        if isinstance(event, tts_events.ServerError):
+            raise StreamProblem(container_error(call, event.code, event.message))
+        if isinstance(event, tts_events.Cancelled):
+            self.cancelled = event
+        elif isinstance(event, tts_events.SessionEnd):
+            self.session_end = event
+        elif isinstance(event, tts_events.SynthesisComplete) and event.synth_ms is not None:
+            self.synth_ms += event.synth_ms
+            self.synth_audio_s += event.duration_s
         return str(event.type)
 
 
+@dataclass
 class SessionReader:
     """Reads events until a given control message, each wait bounded by `timeout_s`."""
 
-    def __init__(
-        self,
-        events: AsyncIterator[TtsEvent],
-        tally: SessionTally,
-        call: Call,
-        timeout_s: float,
-    ) -> None:
-        self._events = events
-        self.tally = tally
-        self._call = call
-        self._timeout_s = timeout_s
+    events: AsyncIterator[tts_events.TtsEvent]
+    tally: SessionTally
+    call: Call
+    timeout_s: float
 
     async def until(self, kind: str) -> None:
         while True:
             try:
-                event = await asyncio.wait_for(anext(self._events), self._timeout_s)
+                event = await asyncio.wait_for(anext(self.events), self.timeout_s)
             except TimeoutError as exc:
                 raise StreamProblem(self._silence(kind)) from exc
             except StopAsyncIteration as exc:
                 detail = f"the stream ended before `{kind}` (after: {self.tally.seen()})"
-                raise StreamProblem(protocol(self._call, detail)) from exc
-            if self.tally.add(event, self._call) == kind:
+                raise StreamProblem(protocol(self.call, detail)) from exc
+            if self.tally.add(event, self.call) == kind:
                 return
 
     def _silence(self, kind: str) -> Diagnosis:
         if not self.tally.anything:
-            return no_response(self._call, self._timeout_s)
+            return no_response(self.call, self.timeout_s)
         if not self.tally.audio:
-            return no_audio(self._call, self.tally.seen(), self._timeout_s)
-        detail = f"no `{kind}` within {self._timeout_s:g} s (after: {self.tally.seen()})"
-        return protocol(self._call, detail)
+            return no_audio(self.call, self.tally.seen(), self.timeout_s)
+        detail = f"no `{kind}` within {self.timeout_s:g} s (after: {self.tally.seen()})"
+        return protocol(self.call, detail)
 
 
 async def run_stream_check(
@@ -184,7 +174,8 @@ async def _converse(
 ) -> None:
     try:
         session = await asyncio.wait_for(
-            transport.open_session(voice, AUDIO_FORMAT, SAMPLE_RATE), timeout_s
+            transport.open_session(tts_events.SessionOptions(voice, AUDIO_FORMAT, SAMPLE_RATE)),
+            timeout_s,
         )
     except TimeoutError as exc:
         raise StreamProblem(stream_not_opened(call, timeout_s)) from exc
@@ -212,7 +203,7 @@ def _result(tally: SessionTally, call: Call) -> CheckResult:
     if tally.late_audio:
         detail = f"{tally.late_audio} audio bytes of a cancelled sentence after `cancelled`"
         return failed(NAME, protocol(call, detail))
-    dropped = (tally.cancelled or {}).get("dropped")
+    dropped = tally.cancelled.dropped if tally.cancelled else None
     audio_bytes = sum(tally.audio[i] for i in spoken)
     seconds = audio_bytes / 2 / SAMPLE_RATE  # 16-bit mono PCM
     return CheckResult(

@@ -15,20 +15,28 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponsePayloadPart,
     ResponseStreamEventPayloadPart,
 )
-from kokoro_stream.base import (
-    FrameDecoder,
+from kokoro_stream.base import FrameDecoder
+from kokoro_stream.events import (
+    CONTROL_EVENTS,
+    Cancelled,
+    Flushed,
+    SentenceStart,
+    ServerError,
+    SessionEnd,
+    SessionOptions,
+    SynthesisComplete,
     TtsAudio,
-    TtsControl,
+    TtsEvent,
+    TtsFailure,
     TtsWord,
     TtsWords,
-    start_message,
+    UnknownControl,
 )
 from kokoro_stream.messages import (
     DEFAULT_SAMPLE_RATE,
     SERVER_SAMPLE_RATES,
     SPEED_RANGE,
     ClientMessageType,
-    ServerMessageType,
     control_message,
     keepalive_message,
     text_message,
@@ -65,7 +73,7 @@ def test_every_server_message_type_has_a_built_sample() -> None:
 
 
 def test_both_sides_name_the_same_message_types_and_default_rate() -> None:
-    assert {t.value for t in ServerType} == {t.value for t in ServerMessageType}
+    assert {t.value for t in ServerType} == set(CONTROL_EVENTS)
     assert {t.value for t in ClientType} == {t.value for t in ClientMessageType}
     assert DEFAULT_SAMPLE_RATE == SAMPLE_RATE
     assert SPEED_RANGE == (MIN_SPEED, MAX_SPEED)
@@ -82,19 +90,43 @@ WORDS = TtsWords(
 )
 
 
+# What the client decodes each built sample to: every field the protocol documents, typed.
+DECODED = {
+    ServerType.SENTENCE_START: SentenceStart(0, "Déjà vu, 3.14 €.", "pcm", 24000),
+    ServerType.SYNTHESIS_COMPLETE: SynthesisComplete(0, 4800, 0.1, 12.5),
+    ServerType.FLUSHED: Flushed(),
+    ServerType.CANCELLED: Cancelled(2),
+    ServerType.ERROR: ServerError("unknown_voice", "no voice 'x'", fatal=False),
+    ServerType.SESSION_END: SessionEnd(1, 0.1),
+}
+
+
 @pytest.mark.parametrize("kind", [k for k in ServerType if k != ServerType.WORDS], ids=str)
 def test_websocket_decoder_reads_each_server_message(kind: ServerType) -> None:
     frame = BUILT[kind]
     control = FrameDecoder().text(frame)
-    assert isinstance(control, TtsControl)
-    assert control.type == ServerMessageType(kind.value)
-    assert control.message == json.loads(frame)
+    assert control == DECODED[kind]
+    assert type(control) is CONTROL_EVENTS[kind.value]
+    assert control.type == kind.value
+    assert control.raw == json.loads(frame)
+
+
+def test_a_type_this_client_does_not_know_decodes_to_unknown_control() -> None:
+    control = FrameDecoder().text('{"type": "newer_thing", "x": 1}')
+    assert control == UnknownControl("newer_thing")
+    assert control.message == {"type": "newer_thing", "x": 1}
 
 
 def test_websocket_decoder_reads_words_of_the_sentence_just_started() -> None:
     decoder = FrameDecoder()
     decoder.text(BUILT[ServerType.SENTENCE_START])
     assert decoder.text(BUILT[ServerType.WORDS]) == WORDS
+
+
+def _kind(event: TtsEvent) -> str:
+    """A decoded event as the session order names it: its wire type, or "audio"."""
+    assert not isinstance(event, TtsFailure), event  # the stream itself never failed
+    return "audio" if isinstance(event, TtsAudio) else event.type
 
 
 async def test_sagemaker_decoder_reads_the_whole_session() -> None:
@@ -122,16 +154,14 @@ async def test_sagemaker_decoder_reads_the_whole_session() -> None:
             yield ResponseStreamEventPayloadPart(value=part)
 
     events = [e async for e in decode_response_stream(parts())]
-    assert [e.type if isinstance(e, TtsControl | TtsWords) else "audio" for e in events] == order
+    assert [_kind(e) for e in events] == order
     assert events[1] == WORDS and events[2] == TtsAudio(0, audio)
-    controls = [e for e in events if isinstance(e, TtsControl)]
-    assert [c.message for c in controls] == [
-        json.loads(BUILT[ServerType(k)]) for k in order if k not in ("audio", ServerType.WORDS)
-    ]
+    controls = [e for e in events if not isinstance(e, TtsAudio | TtsWords)]
+    assert controls == [DECODED[ServerType(k)] for k in order if k not in ("audio", "words")]
 
 
 def test_the_servers_parser_accepts_what_the_client_sends() -> None:
-    start = protocol.parse_message(start_message("af_heart", "mp3", 16000), 100)
+    start = protocol.parse_message(SessionOptions("af_heart", "mp3", 16000).start_message(), 100)
     assert start.type == ClientType.START
     assert (start.options.voice, start.options.format, start.options.sample_rate) == (
         "af_heart",
@@ -146,9 +176,9 @@ def test_the_servers_parser_accepts_what_the_client_sends() -> None:
 
 
 def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
-    start = protocol.parse_message(start_message(None, "pcm", 24000, speed=1.5), 100)
+    start = protocol.parse_message(SessionOptions(speed=1.5).start_message(), 100)
     assert start.options.speed == 1.5
-    assert protocol.parse_message(start_message(None, "pcm", 24000), 100).options.speed is None
+    assert protocol.parse_message(SessionOptions().start_message(), 100).options.speed is None
 
 
 # The builders the framework integrations send with (kokoro_stream.messages).
@@ -156,7 +186,8 @@ def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
 
 def test_the_servers_parser_accepts_every_client_builder() -> None:
     start = protocol.parse_message(
-        start_message("jf_alpha", "pcm", 16000, word_timestamps=True, speed=1.2), 100
+        SessionOptions("jf_alpha", "pcm", 16000, word_timestamps=True, speed=1.2).start_message(),
+        100,
     )
     assert start.type == ClientType.START and start.word_timestamps is True
     assert (start.options.voice, start.options.speed, start.options.format) == (
@@ -191,9 +222,7 @@ def test_a_non_fatal_sentence_error_reaches_the_client_with_index_and_text() -> 
     message = json.loads(built)
     message.update(index=2, text="This one.")
     control = FrameDecoder().text(json.dumps(message))
-    assert isinstance(control, TtsControl)
-    assert (control.get("index"), control.get("text"), control.get("fatal")) == (
-        2,
-        "This one.",
-        False,
+    assert control == ServerError("internal", "synthesis failed", False, 2, "This one.")
+    assert control.describe() == (
+        "Kokoro TTS error internal in sentence 2 ('This one.'): synthesis failed"
     )

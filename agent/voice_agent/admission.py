@@ -17,10 +17,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
-from kokoro_stream.base import TtsControl, TtsEvent, TtsFailure, TtsSession
-from kokoro_stream.messages import ServerMessageType
+from kokoro_stream.base import TtsSession
+from kokoro_stream.events import ServerError, TtsEvent, TtsFailure
 
 from .caller_errors import tts_failure_message
 
@@ -57,12 +57,8 @@ class _NotOpen:
 _NOT_OPEN = _NotOpen()
 
 
-def is_busy(event: TtsEvent) -> bool:
-    return (
-        isinstance(event, TtsControl)
-        and event.type == ServerMessageType.ERROR
-        and event.message.get("code") == "busy"
-    )
+def is_busy(event: TtsEvent) -> TypeGuard[ServerError]:
+    return isinstance(event, ServerError) and event.code == "busy"
 
 
 class AdmittedSession:
@@ -140,7 +136,7 @@ class AdmittedSession:
 
     async def events(self) -> AsyncGenerator[TtsEvent, None]:
         while True:
-            refusal: TtsEvent | None = None
+            refusal: ServerError | None = None
             events = self._inner.events()
             try:
                 async for event in events:
@@ -185,11 +181,11 @@ class AdmittedSession:
         self._delay_s = min(delay * 2, MAX_DELAY_S)
         self.retries += 1
 
-    async def _reopen(self, refusal: TtsEvent) -> None:
+    async def _reopen(self, refusal: ServerError) -> None:
         async with self._lock:
             with contextlib.suppress(Exception):
                 await self._inner.aclose()
-            await self._back_off(str(getattr(refusal, "message", refusal)))
+            await self._back_off(refusal.message)
             while True:
                 try:
                     self._inner = await self._open()

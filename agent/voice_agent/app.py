@@ -1,9 +1,6 @@
 """The AgentCore runtime app: POST /invocations (SSE), GET /ping, WebSocket /ws.
 
-The entrypoint returns a Starlette StreamingResponse of SSE bytes, which the SDK passes
-through unchanged. This keeps the pipeline on the server's event loop (the one /ws uses too,
-so one long-lived TTS client serves both) and lets Starlette cancel it the moment the caller
-disconnects; the SDK's async-generator bridge would only notice at the next event.
+What the routes do is routes.py; this module builds the app around them.
 /ping is the SDK's: HealthyBusy while any invocation is registered as an async task.
 Every route sits behind `origins.OriginGate`: browsers only from loopback pages (or the
 origins VOICE_AGENT_ALLOWED_ORIGINS names); clients without an Origin and AgentCore as before.
@@ -18,27 +15,21 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 from bedrock_agentcore.runtime import BedrockAgentCoreApp
-from bedrock_agentcore.runtime.context import RequestContext
 from kokoro_stream.base import TtsTransport
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
-from starlette.websockets import WebSocket
+from starlette.responses import JSONResponse
 
-from .conversation import ConversationKey
-from .events import AgentEvent, error_event, to_sse
 from .llm import TextSource
 from .origins import OriginGate
-from .payload import Invocation, PayloadError, parse_invocation
 from .pipeline import VoicePipeline
-from .settings import VOICE_PAUSED_MESSAGE, AgentSettings
-from .turns import Interruption, answer_turn
+from .routes import AgentRoutes
+from .settings import AgentSettings
 from .wiring import tts_transport
-from .ws_connection import serve_connection
 
 log = logging.getLogger("voice_agent")
 
@@ -75,64 +66,10 @@ def create_app(
     app.add_exception_handler(RecursionError, _too_deep)
     # Likewise an integer past Python's conversion limit (4,300 digits) raises ValueError there.
     app.add_exception_handler(ValueError, _number_too_long)
-
-    async def tracked(
-        inv: Invocation, key: ConversationKey | None, interruption: Interruption | None = None
-    ) -> AsyncGenerator[AgentEvent, None]:
-        if settings.voice_paused:
-            # No model call (no tokens billed) and no TTS session: there is no endpoint.
-            yield error_event("voice_paused", VOICE_PAUSED_MESSAGE)
-            return
-        # Registered as an async task so /ping answers HealthyBusy while audio is streaming.
-        task_id = app.add_async_task("voice_invocation", {"mode": inv.mode})
-        try:
-            async with conversations.using(key) as conversation:
-                events = answer_turn(pipeline, conversation, inv, interruption)
-                try:
-                    async for event in events:
-                        yield event
-                finally:
-                    await events.aclose()
-        finally:
-            app.complete_async_task(task_id)
-
-    async def sse_body(payload: Any, runtime_session: str | None) -> AsyncIterator[bytes]:
-        try:
-            inv = parse_invocation(payload, settings.default_voice)
-        except PayloadError as exc:
-            yield to_sse(error_event(exc.code, str(exc)))
-            return
-        events = tracked(inv, sse_conversation(runtime_session, inv.session_id))
-        try:
-            async for event in events:
-                yield to_sse(event)
-        finally:
-            await events.aclose()
-
-    @app.entrypoint
-    def invoke(payload: Any, context: RequestContext) -> StreamingResponse:
-        return StreamingResponse(
-            sse_body(payload, context.session_id or None),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-
-    @app.websocket
-    async def ws_handler(websocket: WebSocket, context: RequestContext) -> None:
-        await websocket.accept()
-        await serve_connection(
-            websocket, tracked, conversations, context.session_id or None, settings.default_voice
-        )
-
+    routes = AgentRoutes(app, settings, pipeline, conversations)
+    app.entrypoint(routes.invoke)
+    app.websocket(routes.ws_handler)
     return app
-
-
-def sse_conversation(runtime_session: str | None, session_id: str | None) -> ConversationKey | None:
-    """Over SSE (one request per turn) a conversation is named by the runtime session, the
-    payload, or both; with neither the answer is a one-off."""
-    if runtime_session is None and session_id is None:
-        return None
-    return (runtime_session, session_id or "")
 
 
 async def _too_deep(_request: Request, _exc: Exception) -> JSONResponse:

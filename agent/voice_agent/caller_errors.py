@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import re
 
+from kokoro_stream.errors import describe_error
+
 log = logging.getLogger("voice_agent.tts")
 
 HIDDEN = "<tts address>"
@@ -27,6 +29,8 @@ def without_addresses(text: str) -> str:
 
 
 def tts_failure_message(what: str, exc: BaseException) -> str:
-    """`what: <cause>` for the caller; the full exception goes to the agent's log."""
-    log.warning(what, extra={"fields": {"error": repr(exc)[:500]}})
-    return f"{what}: {without_addresses(repr(exc))}"
+    """`what: <the exception and its causes>` for the caller; the full text goes to the
+    agent's log."""
+    described = describe_error(exc)
+    log.warning(what, extra={"fields": {"error": described[:500]}})
+    return f"{what}: {without_addresses(described)}"

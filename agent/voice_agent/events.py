@@ -23,6 +23,7 @@ class EventType(StrEnum):
     DONE = "done"
     ERROR = "error"
     INTERRUPTED = "interrupted"
+    VOICES = "voices"  # the answer to {"list": "voices"}
 
 
 @dataclass(frozen=True)

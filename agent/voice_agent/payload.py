@@ -1,5 +1,6 @@
 """Validation of the invocation payload
-{"prompt", "mode"?, "voice"?, "format"?, "speed"?, "session_id"?, "interrupted"?: {"played_ms"}}."""
+{"prompt", "mode"?, "voice"?, "format"?, "speed"?, "session_id"?, "interrupted"?: {"played_ms"}},
+and of the one other request, `{"list": "voices"}`."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ EXCERPT_CHARS = 80  # the most of a caller's own value an error message quotes b
 # bounded_int), which every numeric check refuses by field name.
 MAX_INT_DIGITS = 32
 _KNOWN = {"prompt", "mode", "voice", "format", "speed", "session_id", "interrupted"}
+# Not an invocation: asks for the voices a caller can name (voice_list.py).
+VOICE_LIST_REQUEST = {"list": "voices"}
 
 
 class PayloadError(ValueError):
@@ -53,6 +56,17 @@ class Invocation:
     interrupted_ms: float | None = None  # the caller heard this much of the previous answer
 
 
+def wants_voice_list(payload: Any) -> bool:
+    """Whether the payload is the voice-list request `{"list": "voices"}`. A `list` of any
+    other value is PayloadError; one beside invocation fields is an unknown field of that
+    invocation (parse_invocation names it)."""
+    if not isinstance(payload, dict) or set(payload) != {"list"}:
+        return False
+    if payload != VOICE_LIST_REQUEST:
+        raise PayloadError(f"'list' must be 'voices', got {excerpt(payload['list'])}")
+    return True
+
+
 def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocation:
     """An Invocation, or PayloadError with a message naming the bad field."""
     if not isinstance(payload, dict):
@@ -60,50 +74,63 @@ def parse_invocation(payload: Any, default_voice: str | None = None) -> Invocati
     unknown = sorted(set(payload) - _KNOWN)
     if unknown:
         raise PayloadError(f"unknown field(s) {excerpt(unknown)}; allowed: {sorted(_KNOWN)}")
-    prompt = payload.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise PayloadError("'prompt' is required and must be a non-empty string")
-    if len(prompt) > MAX_PROMPT_CHARS:
-        raise PayloadError(f"'prompt' is {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}")
-    _check_unicode("prompt", prompt)
+    # In this order: the first bad field is the one named.
+    prompt = _prompt(payload.get("prompt"))
     mode = payload.get("mode", "stream")
     if mode not in MODES:
         raise PayloadError(f"'mode' must be one of {list(MODES)}, got {excerpt(mode)}")
-    voice = payload.get("voice", default_voice)
-    if voice is not None and (not isinstance(voice, str) or not voice.strip()):
-        raise PayloadError("'voice' must be a non-empty string")
-    if voice is not None and len(voice) > MAX_VOICE_CHARS:
-        raise PayloadError(
-            f"'voice' is {len(voice)} characters; a voice or a blend has at most {MAX_VOICE_CHARS}"
-        )
-    if voice is not None:
-        _check_unicode("voice", voice)
+    voice = _voice(payload.get("voice", default_voice))
     fmt = payload.get("format", "pcm")
     if fmt not in FORMATS:
         raise PayloadError(f"'format' must be one of {list(FORMATS)}, got {excerpt(fmt)}")
-    speed = _speed(payload.get("speed"))
-    session_id = payload.get("session_id")
-    if session_id is not None:
-        if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_SESSION_ID_CHARS:
-            raise PayloadError(
-                f"'session_id' must be a string of 1-{MAX_SESSION_ID_CHARS} characters"
-            )
-        _check_unicode("session_id", session_id)
-    interrupted = payload.get("interrupted")
-    interrupted_ms = None
-    if interrupted is not None:
-        if not isinstance(interrupted, dict) or set(interrupted) != {"played_ms"}:
-            raise PayloadError("'interrupted' must be an object with only 'played_ms'")
-        interrupted_ms = played_ms(interrupted["played_ms"], "interrupted.played_ms")
     return Invocation(
         prompt=prompt,
         mode=mode,
         voice=voice,
         format=fmt,
-        speed=speed,
-        session_id=session_id,
-        interrupted_ms=interrupted_ms,
+        speed=_speed(payload.get("speed")),
+        session_id=_session_id(payload.get("session_id")),
+        interrupted_ms=_interrupted_ms(payload.get("interrupted")),
     )
+
+
+def _prompt(prompt: Any) -> str:
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise PayloadError("'prompt' is required and must be a non-empty string")
+    if len(prompt) > MAX_PROMPT_CHARS:
+        raise PayloadError(f"'prompt' is {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}")
+    _check_unicode("prompt", prompt)
+    return prompt
+
+
+def _voice(voice: Any) -> str | None:
+    if voice is None:
+        return None
+    if not isinstance(voice, str) or not voice.strip():
+        raise PayloadError("'voice' must be a non-empty string")
+    if len(voice) > MAX_VOICE_CHARS:
+        raise PayloadError(
+            f"'voice' is {len(voice)} characters; a voice or a blend has at most {MAX_VOICE_CHARS}"
+        )
+    _check_unicode("voice", voice)
+    return voice
+
+
+def _session_id(session_id: Any) -> str | None:
+    if session_id is None:
+        return None
+    if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_SESSION_ID_CHARS:
+        raise PayloadError(f"'session_id' must be a string of 1-{MAX_SESSION_ID_CHARS} characters")
+    _check_unicode("session_id", session_id)
+    return session_id
+
+
+def _interrupted_ms(interrupted: Any) -> float | None:
+    if interrupted is None:
+        return None
+    if not isinstance(interrupted, dict) or set(interrupted) != {"played_ms"}:
+        raise PayloadError("'interrupted' must be an object with only 'played_ms'")
+    return played_ms(interrupted["played_ms"], "interrupted.played_ms")
 
 
 def _speed(value: Any) -> float | None:

@@ -22,12 +22,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Awaitable
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
-from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport, TtsWords
-from kokoro_stream.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
+from kokoro_stream import events as tts_events
+from kokoro_stream.base import TtsSession, TtsTransport
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
 
 from .admission import AdmittedSession, refused
 from .caller_errors import tts_failure_message
@@ -114,25 +115,17 @@ class _Sentences:
         self.clock_ms = round(self.clock_ms + 1000.0 * duration_s, 3)
 
 
+@dataclass(eq=False)
 class VoicePipeline:
-    def __init__(
-        self,
-        text_source: TextSource,
-        tts: TtsTransport,
-        sample_rate: int = DEFAULT_SAMPLE_RATE,
-        tts_idle_timeout_s: float = 30.0,
-        llm_idle_timeout_s: float = 120.0,
-        connect_timeout_s: float = 15.0,
-        busy_wait_s: float = 2.0,
-    ) -> None:
-        self.text_source = text_source
-        self.tts = tts
-        self.sample_rate = sample_rate
-        self.tts_idle_timeout_s = tts_idle_timeout_s
-        self.llm_idle_timeout_s = llm_idle_timeout_s
-        self.connect_timeout_s = connect_timeout_s
-        self.busy_wait_s = busy_wait_s  # at most this long waiting out a TTS `busy`
-        self._closing: set[asyncio.Task[None]] = set()  # TTS connections closing after a run
+    text_source: TextSource
+    tts: TtsTransport
+    sample_rate: int = DEFAULT_SAMPLE_RATE
+    tts_idle_timeout_s: float = 30.0
+    llm_idle_timeout_s: float = 120.0
+    connect_timeout_s: float = 15.0
+    busy_wait_s: float = 2.0  # at most this long waiting out a TTS `busy`
+    # The TTS connections still closing after their runs.
+    _closing: set[asyncio.Task[None]] = field(default_factory=set, init=False, repr=False)
 
     async def drain(self) -> None:
         """Wait until every finished run's TTS connection is closed (shutdown, tests)."""
@@ -151,27 +144,36 @@ class VoicePipeline:
             format=inv.format,
             history_turns=len(history.turns),
         )
-
-        def open_session() -> Awaitable[TtsSession]:
-            # Word timestamps always: the conversation remembers what was heard by them.
-            return asyncio.wait_for(
-                self.tts.open_session(
-                    inv.voice, inv.format, rate, word_timestamps=True, speed=inv.speed
-                ),
-                self.connect_timeout_s,
-            )
-
+        # Word timestamps always: the conversation remembers what was heard by them.
+        options = tts_events.SessionOptions(
+            inv.voice, inv.format, rate, word_timestamps=True, speed=inv.speed
+        )
         try:
-            session = await AdmittedSession.open(open_session, self.busy_wait_s)
+            session = await AdmittedSession.open(
+                lambda: asyncio.wait_for(self.tts.open_session(options), self.connect_timeout_s),
+                self.busy_wait_s,
+            )
         except Exception as exc:
             code = "tts_busy" if refused(exc) else "tts_unavailable"  # busy past the budget
             yield error_event(code, tts_failure_message("cannot open a TTS session", exc))
             return
+        events = self._answer(inv, history, session, metrics)
+        try:
+            async for event in events:
+                yield event
+        finally:
+            await events.aclose()
+
+    async def _answer(
+        self, inv: Invocation, history: History, session: TtsSession, metrics: Metrics
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """The two pumps' events in arrival order, then `done`; stops both however it ends."""
         queue: asyncio.Queue[Any] = asyncio.Queue()
         close_sent = asyncio.Event()
+        relay = _AudioRelay(inv, queue, metrics)
         tasks = [
             asyncio.create_task(self._pump_text(inv, history, session, queue, metrics, close_sent)),
-            asyncio.create_task(self._pump_audio(inv, session, queue, metrics, close_sent)),
+            asyncio.create_task(self._pump_audio(session, relay, close_sent)),
         ]
         completed = False
         try:
@@ -235,124 +237,142 @@ class VoicePipeline:
             queue.put_nowait(_TEXT_DONE)
 
     async def _pump_audio(
-        self,
-        inv: Invocation,
-        session: TtsSession,
-        queue: asyncio.Queue[Any],
-        metrics: Metrics,
-        close_sent: asyncio.Event,
+        self, session: TtsSession, relay: _AudioRelay, close_sent: asyncio.Event
     ) -> None:
-        events = session.events()
-        sentences = _Sentences()
-        closing = asyncio.ensure_future(close_sent.wait())
-        pending: asyncio.Future[Any] | None = None
+        """Relay the TTS session's events until it is over (or fails, or goes quiet)."""
+        events = _PacedEvents(
+            session.events(), close_sent, self.tts_idle_timeout_s, self.llm_idle_timeout_s
+        )
         try:
             while True:
-                # Before `close` the TTS may idle while the LLM thinks; after it, it may not.
-                # A wait that began before `close` restarts with the TTS timeout when `close`
-                # goes out, so a TTS that stalls while the LLM still talks is not waited on
-                # for the (long) LLM timeout.
-                closed = close_sent.is_set()
-                timeout = self.tts_idle_timeout_s if closed else self.llm_idle_timeout_s
-                if pending is None:
-                    pending = asyncio.ensure_future(anext(events))
-                watch = {pending} if closed else {pending, closing}
-                await asyncio.wait(watch, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-                if not pending.done():
-                    if not closed and close_sent.is_set():
-                        continue
-                    queue.put_nowait(_Fatal("tts_timeout", f"no TTS event for {timeout:g} s"))
+                event = await events.next()
+                if isinstance(event, _Fatal):
+                    relay.queue.put_nowait(event)
                     return
-                next_event, pending = pending, None
-                try:
-                    event = next_event.result()
-                except StopAsyncIteration:
-                    queue.put_nowait(_Fatal("tts_disconnected", "TTS stream ended early"))
+                if relay.on_event(event):
                     return
-                if isinstance(event, TtsAudio):
-                    if metrics.first_audio is None:
-                        metrics.first_audio = time.perf_counter()
-                    metrics.audio_bytes += len(event.data)
-                    fmt, rate = sentences.formats.get(
-                        event.index, (inv.format, metrics.sample_rate)
-                    )
-                    queue.put_nowait(AudioEvent(event.index, fmt, rate, event.data))
-                elif isinstance(event, TtsFailure):
-                    queue.put_nowait(_Fatal(event.code, event.message))
-                    return
-                elif isinstance(event, TtsWords):
-                    timed = [
-                        {"text": w.text, "start_ms": w.start_ms, "end_ms": w.end_ms}
-                        for w in event.words
-                    ]
-                    offset = sentences.offsets.get(event.index, sentences.clock_ms)
-                    queue.put_nowait(words_event(event.index, offset, timed))
-                elif isinstance(event, TtsControl):
-                    try:
-                        over = self._on_control(event.message, queue, metrics, sentences, inv)
-                    except (KeyError, TypeError, ValueError) as exc:
-                        # A malformed control message must end the answer with an error, not
-                        # kill this pump silently (the caller would get `done` without audio).
-                        message = f"bad {event.type or 'untyped'} message from the TTS: {exc!r}"
-                        queue.put_nowait(_Fatal("tts_protocol", message))
-                        return
-                    if over:
-                        return
         finally:
-            for waiter in (closing, pending):
-                if waiter is not None and not waiter.done():
-                    waiter.cancel()
-                    with contextlib.suppress(BaseException):
-                        await waiter
-            with contextlib.suppress(Exception):
-                await events.aclose()
-            queue.put_nowait(_AUDIO_DONE)
+            await events.aclose()
+            relay.queue.put_nowait(_AUDIO_DONE)
 
-    def _on_control(
-        self,
-        msg: dict[str, Any],
-        queue: asyncio.Queue[Any],
-        metrics: Metrics,
-        sentences: _Sentences,
-        inv: Invocation,
-    ) -> bool:
-        """Handle one control message; True when the session is over."""
-        kind = msg.get("type")
-        if kind == ServerMessageType.SENTENCE_START:
-            index = int(msg["index"])
-            offset = sentences.start(
-                index,
-                str(msg.get("format", inv.format)),
-                int(msg.get("sample_rate", metrics.sample_rate)),
-            )
-            metrics.sentences += 1
-            queue.put_nowait(sentence_event(index, str(msg.get("text", "")), offset))
-        elif kind == ServerMessageType.SYNTHESIS_COMPLETE:
-            duration_s = float(msg.get("duration_s", 0.0))
-            sentences.complete(duration_s)
-            metrics.audio_s_reported += duration_s
-            metrics.tts_reported_bytes += int(msg.get("audio_bytes", 0))
-        elif kind == ServerMessageType.ERROR:
-            code = f"tts_{msg.get('code', 'error')}"
-            message = str(msg.get("message", ""))
-            if msg.get("fatal", False) or msg.get("code") in FATAL_TTS_CODES:
-                queue.put_nowait(_Fatal(code, message))
+
+@dataclass(eq=False)
+class _PacedEvents:
+    """The TTS session's next event, within the timeout of the moment: before `close` the
+    TTS may idle while the LLM thinks (the LLM's timeout); after it, it may not (the TTS's).
+    A wait that began before `close` restarts with the TTS timeout when `close` goes out, so
+    a TTS that stalls while the LLM still talks is not waited on for the (long) LLM timeout."""
+
+    events: AsyncGenerator[tts_events.TtsEvent, None]
+    close_sent: asyncio.Event
+    tts_timeout_s: float
+    llm_timeout_s: float
+    _closing: asyncio.Future[bool] = field(init=False)
+    _pending: asyncio.Future[tts_events.TtsEvent] | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self._closing = asyncio.ensure_future(self.close_sent.wait())
+
+    async def next(self) -> tts_events.TtsEvent | _Fatal:
+        while True:
+            closed = self.close_sent.is_set()
+            timeout = self.tts_timeout_s if closed else self.llm_timeout_s
+            if self._pending is None:
+                self._pending = asyncio.ensure_future(anext(self.events))
+            pending = self._pending
+            watch: set[asyncio.Future[Any]] = {pending} if closed else {pending, self._closing}
+            await asyncio.wait(watch, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if pending.done():
+                break
+            if closed or not self.close_sent.is_set():
+                return _Fatal("tts_timeout", f"no TTS event for {timeout:g} s")
+        self._pending = None
+        try:
+            return pending.result()
+        except StopAsyncIteration:
+            return _Fatal("tts_disconnected", "TTS stream ended early")
+
+    async def aclose(self) -> None:
+        for waiter in (self._closing, self._pending):
+            if waiter is not None and not waiter.done():
+                waiter.cancel()
+                with contextlib.suppress(BaseException):
+                    await waiter
+        with contextlib.suppress(Exception):
+            await self.events.aclose()
+
+
+class _AudioRelay:
+    """One answer's TTS events as caller events, each sentence on the answer's clock."""
+
+    def __init__(self, inv: Invocation, queue: asyncio.Queue[Any], metrics: Metrics) -> None:
+        self.inv = inv
+        self.queue = queue
+        self.metrics = metrics
+        self.sentences = _Sentences()
+
+    def on_event(self, event: tts_events.TtsEvent) -> bool:
+        """Pass one event on; True when the session is over (ended, failed or fatal)."""
+        match event:
+            case tts_events.TtsAudio():
+                self._audio(event)
+            case tts_events.SentenceStart():
+                self._sentence_start(event)
+            case tts_events.TtsWords():
+                timed = [
+                    {"text": w.text, "start_ms": w.start_ms, "end_ms": w.end_ms}
+                    for w in event.words
+                ]
+                offset = self.sentences.offsets.get(event.index, self.sentences.clock_ms)
+                self.queue.put_nowait(words_event(event.index, offset, timed))
+            case tts_events.SynthesisComplete():
+                self.sentences.complete(event.duration_s)
+                self.metrics.audio_s_reported += event.duration_s
+                self.metrics.tts_reported_bytes += event.audio_bytes
+            case tts_events.ServerError():
+                return self._server_error(event)
+            case tts_events.TtsFailure():
+                self.queue.put_nowait(_Fatal(event.code, event.message))
                 return True
-            # A sentence the TTS could not speak: named (index, text) to the caller and logged,
-            # never skipped in silence.
-            said = msg.get("index")
-            unsaid = msg.get("text")
-            event = error_event(
-                code,
-                message,
-                fatal=False,
-                index=said if isinstance(said, int) and not isinstance(said, bool) else None,
-                text=unsaid if isinstance(unsaid, str) else None,
-            )
-            log.warning("tts did not speak sentence %s (%s: %s): %r", said, code, message, unsaid)
-            queue.put_nowait(event)
-        elif kind == ServerMessageType.SESSION_END:
+            case tts_events.SessionEnd():
+                return True
+        return False  # flushed, cancelled, a type this agent does not know
+
+    def _audio(self, event: tts_events.TtsAudio) -> None:
+        if self.metrics.first_audio is None:
+            self.metrics.first_audio = time.perf_counter()
+        self.metrics.audio_bytes += len(event.data)
+        fmt, rate = self.sentences.formats.get(
+            event.index, (self.inv.format, self.metrics.sample_rate)
+        )
+        self.queue.put_nowait(AudioEvent(event.index, fmt, rate, event.data))
+
+    def _sentence_start(self, event: tts_events.SentenceStart) -> None:
+        offset = self.sentences.start(
+            event.index,
+            event.format or self.inv.format,
+            event.sample_rate or self.metrics.sample_rate,
+        )
+        self.metrics.sentences += 1
+        self.queue.put_nowait(sentence_event(event.index, event.text, offset))
+
+    def _server_error(self, error: tts_events.ServerError) -> bool:
+        code = f"tts_{error.code}"
+        if error.fatal or error.code in FATAL_TTS_CODES:
+            self.queue.put_nowait(_Fatal(code, error.message))
             return True
+        # A sentence the TTS could not speak: named (index, text) to the caller and logged,
+        # never skipped in silence.
+        log.warning(
+            "tts did not speak sentence %s (%s: %s): %r",
+            error.index,
+            code,
+            error.message,
+            error.text,
+        )
+        self.queue.put_nowait(
+            error_event(code, error.message, fatal=False, index=error.index, text=error.text)
+        )
         return False
 
 

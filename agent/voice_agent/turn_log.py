@@ -34,20 +34,27 @@ class JsonLineFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
+            **_agentcore_ids(),
+            **_record_fields(record),
         }
-        # The ids AgentCore gives each request, as its SDK's own formatter adds them.
-        request_id = BedrockAgentCoreContext.get_request_id()
-        session_id = BedrockAgentCoreContext.get_session_id()
-        if request_id:
-            entry["request_id"] = request_id
-        if session_id:
-            entry["session_id"] = session_id
-        fields = getattr(record, "fields", None)
-        if isinstance(fields, dict):
-            entry.update(fields)
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str, ensure_ascii=False)
+
+
+def _agentcore_ids() -> dict[str, str]:
+    """The ids AgentCore gives the request being served, as its SDK's own formatter adds them."""
+    ids = {
+        "request_id": BedrockAgentCoreContext.get_request_id(),
+        "session_id": BedrockAgentCoreContext.get_session_id(),
+    }
+    return {key: value for key, value in ids.items() if value}
+
+
+def _record_fields(record: logging.LogRecord) -> dict[str, Any]:
+    """What `extra={"fields": {...}}` attached to the record (nothing when it is not a dict)."""
+    fields = getattr(record, "fields", None)
+    return fields if isinstance(fields, dict) else {}
 
 
 def configure_logging(stream: TextIO | None = None, level: int = logging.INFO) -> None:

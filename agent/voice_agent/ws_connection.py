@@ -5,7 +5,8 @@ unless its `session_id` names another. While one runs, the caller may send
 `{"type": "interrupt", "played_ms"}` (barge-in: the run stops at once, the answer is
 remembered as far as `played_ms`, and an `interrupted` event saying what was kept is the
 answer's last), `{"type": "cancel"}` (the run stops; `error cancelled` follows), close the
-socket (the run is cancelled), or send anything else (answered `busy`). A message that arrives
+socket (the run is cancelled), or send anything else (answered `busy`). Between runs,
+`{"list": "voices"}` is answered with one `voices` event (voice_list.py). A message that arrives
 once the answer's last event went out is the next request, not `busy`; an interrupt then cuts
 the answer that just ended.
 """
@@ -16,7 +17,7 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from enum import StrEnum
 from typing import Any
 
@@ -31,7 +32,14 @@ from .events import (
     is_last,
     to_ws_frames,
 )
-from .payload import Invocation, PayloadError, bounded_int, parse_invocation, played_ms
+from .payload import (
+    Invocation,
+    PayloadError,
+    bounded_int,
+    parse_invocation,
+    played_ms,
+    wants_voice_list,
+)
 from .turns import Interruption, cut_previous
 
 log = logging.getLogger("voice_agent.ws")
@@ -39,6 +47,8 @@ log = logging.getLogger("voice_agent.ws")
 Run = Callable[
     [Invocation, ConversationKey | None, Interruption | None], AsyncGenerator[AgentEvent, None]
 ]
+Voices = Callable[[], Awaitable[dict[str, Any]]]  # the `voices` (or `error`) event
+ANSWERED = object()  # a message that runs nothing was dealt with
 
 
 class CallerAction(StrEnum):
@@ -57,6 +67,7 @@ async def serve_connection(
     conversations: ConversationStore,
     runtime_session: str | None,
     default_voice: str | None,
+    voices: Voices,
 ) -> None:
     """Serve one accepted connection until the caller disconnects."""
     own: ConversationKey = (runtime_session, f"ws-{uuid.uuid4().hex}")
@@ -75,12 +86,8 @@ async def serve_connection(
             if message["type"] == "websocket.disconnect":
                 return
             try:
-                request = decode_message(message)
-                kind = _control_type(request)
-                if kind == CallerAction.CANCEL:
-                    continue  # nothing runs: a late cancel (sent as a run ended) is a no-op
-                if kind == CallerAction.INTERRUPT:
-                    await _interrupt_idle(websocket, conversations, last, request)
+                request = await _next_request(websocket, message, conversations, last, voices)
+                if request is ANSWERED:
                     continue
                 inv = parse_invocation(request, default_voice)
             except PayloadError as exc:
@@ -98,6 +105,28 @@ async def serve_connection(
             log.warning(
                 "bad messages", extra={"fields": {"connection": own[1], "count": bad.count}}
             )
+
+
+async def _next_request(
+    websocket: WebSocket,
+    message: Message,
+    conversations: ConversationStore,
+    last: ConversationKey,
+    voices: Voices,
+) -> Any:
+    """The request to run from one message, or ANSWERED once a message that runs nothing (a
+    late cancel, an idle interrupt, the voice list) has been dealt with; PayloadError if bad."""
+    request = decode_message(message)
+    kind = _control_type(request)
+    if kind == CallerAction.CANCEL:
+        return ANSWERED  # nothing runs: a late cancel (sent as a run ended) is a no-op
+    if kind == CallerAction.INTERRUPT:
+        await _interrupt_idle(websocket, conversations, last, request)
+        return ANSWERED
+    if wants_voice_list(request):
+        await websocket.send_text(json.dumps(await voices(), ensure_ascii=False))
+        return ANSWERED
+    return request
 
 
 LOGGED_BAD_MESSAGES = 5

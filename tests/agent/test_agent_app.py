@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
 from kokoro_stream.websocket import WebSocketTts
@@ -54,7 +55,7 @@ async def test_sse_and_ws_deliver_the_same_events_and_all_audio() -> None:
 
 async def test_bad_payloads_get_clear_error_events() -> None:
     async with FakeTtsServer() as tts, serve(make_app(tts.url)) as base:
-        for payload, needle in [
+        cases: list[tuple[dict[str, Any], str]] = [
             ({"mode": "stream"}, "'prompt' is required"),
             ({"prompt": "x", "mode": "fast"}, "'mode' must be one of"),
             ({"prompt": "x", "format": "ogg"}, "'format' must be one of"),
@@ -62,7 +63,8 @@ async def test_bad_payloads_get_clear_error_events() -> None:
             ({"prompt": "x", "speed": 3}, "'speed' must be a number from 0.5 to 2.0"),
             ({"prompt": "x", "speed": "fast"}, "'speed' must be a number"),
             ({"prompt": "x", "speed": 10**400}, "'speed' must be a number"),
-        ]:
+        ]
+        for payload, needle in cases:
             r = await invoke_http(base, payload)
             assert r.order == ["error"]
             assert r.errors[0]["code"] == "bad_request" and needle in r.errors[0]["message"]
@@ -73,8 +75,8 @@ async def test_bad_payloads_get_clear_error_events() -> None:
             await ws.send(json.dumps({"prompt": ""}))
             assert json.loads(await ws.recv())["code"] == "bad_request"
         async with httpx.AsyncClient() as client:
-            r = await client.post(base + "/invocations", content=b"{broken")
-            assert r.status_code == 400
+            broken = await client.post(base + "/invocations", content=b"{broken")
+            assert broken.status_code == 400
     assert tts.sessions == []  # nothing invalid reached the TTS
 
 

@@ -75,7 +75,7 @@ async def read(ws: ClientConnection) -> dict[str, Any]:
 
 
 async def until(ws: ClientConnection, done) -> list[dict[str, Any]]:
-    events = []
+    events: list[dict[str, Any]] = []
     while not events or not done(events[-1]):
         events.append(await read(ws))
     return events

@@ -34,7 +34,7 @@ from tests.support.servers import AgentStack, expected_pcm
 pytestmark = pytest.mark.fuzz
 
 EXAMPLE_TIMEOUT_S = 10.0
-FUZZ = dict(
+FUZZ = settings(
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -102,7 +102,7 @@ async def sse_invoke(stack: AgentStack, case: Case) -> None:
 
 
 def test_fuzz_sse_invocations(stack: AgentStack) -> None:
-    @settings(max_examples=examples(35), **FUZZ)
+    @settings(FUZZ, max_examples=examples(35))
     @given(case=cases())
     def prop(case: Case) -> None:
         asyncio.run(sse_invoke(stack, case))
@@ -146,7 +146,7 @@ async def ws_session(stack: AgentStack, before: list[Case], kinds: list[str]) ->
 def test_fuzz_ws_messages_and_interleaving(stack: AgentStack) -> None:
     baseline = stack.live_tasks()
 
-    @settings(max_examples=examples(20), **FUZZ)
+    @settings(FUZZ, max_examples=examples(20))
     @given(
         before=st.lists(cases(valid_weight=0), max_size=3),
         kinds=st.lists(st.sampled_from(sorted(INTERLEAVED)), max_size=4),

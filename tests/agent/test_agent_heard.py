@@ -3,9 +3,11 @@ are used in tests/agent/test_agent_conversation_e2e.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from voice_agent.events import AudioEvent, done_event, sentence_event, words_event
+from voice_agent.events import AgentEvent, AudioEvent, done_event, sentence_event, words_event
 from voice_agent.heard import AnswerTimeline, cut_after_words
 
 
@@ -21,7 +23,7 @@ def pcm(index: int, ms: float, fmt: str = "pcm") -> AudioEvent:
 # Two sentences played back to back: the second starts where the first's audio ends (1200).
 FIRST = "Hello there, friend."
 SECOND = "How are you?"
-EVENTS = [
+EVENTS: list[AgentEvent] = [
     sentence_event(0, FIRST, 0.0),
     words_event(
         0, 0.0, [word("Hello", 100, 300), word("there,", 350, 600), word("friend.", 700, 1000)]
@@ -33,7 +35,7 @@ EVENTS = [
 ]
 
 
-def timeline(events: list[object], complete: bool = True) -> AnswerTimeline:
+def timeline(events: Sequence[AgentEvent], complete: bool = True) -> AnswerTimeline:
     t = AnswerTimeline()
     for event in events:
         t.observe(event)

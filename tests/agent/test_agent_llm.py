@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -103,9 +103,10 @@ class ScriptedModel(Model):
     def get_config(self) -> dict[str, Any]:
         return {"model_id": "scripted"}
 
-    async def structured_output(self, *args: Any, **kwargs: Any):  # pragma: no cover
-        raise NotImplementedError
-        yield
+    def structured_output(  # pragma: no cover
+        self, *args: Any, **kwargs: Any
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        raise NotImplementedError  # only `stream` is used
 
     async def stream(
         self, messages, tool_specs=None, system_prompt=None, **kwargs

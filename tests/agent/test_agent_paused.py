@@ -12,7 +12,8 @@ from devkit.agent_client import invoke_http, invoke_ws
 from devkit.loopback import serve
 from tests.support.fake_tts import FakeTtsServer
 from voice_agent.app import create_app
-from voice_agent.llm import NO_HISTORY, History, ReplayedAnswerSource
+from voice_agent.conversation import NO_HISTORY, History
+from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import VOICE_PAUSED_MESSAGE, AgentSettings
 
 

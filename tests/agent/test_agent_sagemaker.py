@@ -21,7 +21,7 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEventPayloadPart,
     ResponseStreamEventUnknown,
 )
-from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure
+from kokoro_stream.events import SentenceStart, SessionEnd, SynthesisComplete, TtsAudio, TtsFailure
 from kokoro_stream.sagemaker import SageMakerBidiTts, decode_response_stream, request_event
 from smithy_core.aio.eventstream import DuplexEventStream
 
@@ -55,6 +55,10 @@ async def decode(items: list) -> list:
 START = {"type": "sentence_start", "index": 0, "text": "Hi.", "format": "pcm"}
 DONE = {"type": "synthesis_complete", "index": 0, "audio_bytes": 104}
 END = {"type": "session_end", "sentences": 1, "audio_s": 0.1}
+# What the decoder makes of them.
+STARTED = SentenceStart(0, "Hi.", "pcm")
+COMPLETED = SynthesisComplete(0, 104)
+ENDED = SessionEnd(1, 0.1)
 
 
 async def test_data_type_tells_control_from_audio() -> None:
@@ -62,11 +66,11 @@ async def test_data_type_tells_control_from_audio() -> None:
         [ctl(START), part(PCM_BRACE, "BINARY"), part(b"\x00\x01", "BINARY"), ctl(DONE), ctl(END)]
     )
     assert events == [
-        TtsControl(START),
+        STARTED,
         TtsAudio(0, PCM_BRACE),
         TtsAudio(0, b"\x00\x01"),
-        TtsControl(DONE),
-        TtsControl(END),
+        COMPLETED,
+        ENDED,
     ]
 
 
@@ -75,10 +79,10 @@ async def test_without_data_type_the_whole_payload_json_rule_applies() -> None:
         [ctl(START, None), part(PCM_BRACE, None), part(b'{"type": "x"} tail', None), ctl(END, None)]
     )
     assert events == [
-        TtsControl(START),
+        STARTED,
         TtsAudio(0, PCM_BRACE),
         TtsAudio(0, b'{"type": "x"} tail'),
-        TtsControl(END),
+        ENDED,
     ]
 
 
@@ -93,7 +97,7 @@ async def test_partial_utf8_parts_are_joined_before_decoding() -> None:
             ctl(END),
         ]
     )
-    assert events == [TtsControl(START), TtsAudio(0, PCM_BRACE), TtsControl(END)]
+    assert events == [STARTED, TtsAudio(0, PCM_BRACE), ENDED]
 
 
 async def test_model_stream_error_becomes_a_clear_failure() -> None:
@@ -125,7 +129,7 @@ async def test_raised_service_errors_and_bad_streams_are_failures() -> None:
     assert (await decode([part(b"not json", "UTF8")]))[0].code == "tts_protocol"
     assert (await decode([ctl(START)]))[-1].code == "tts_disconnected"  # no session_end
     unknown = await decode([ResponseStreamEventUnknown(tag="NewThing"), ctl(END)])
-    assert unknown == [TtsControl(END)]
+    assert unknown == [ENDED]
 
 
 def test_request_events_are_complete_utf8_payload_parts() -> None:
@@ -206,7 +210,8 @@ async def test_pipeline_over_sagemaker_transport_reuses_one_client() -> None:
     for _ in range(2):
         events = [e async for e in pipeline.run(Invocation(prompt="x"))]
         assert [e.data for e in events if isinstance(e, AudioEvent)] == [PCM_BRACE]
-        assert events[-1]["type"] == "done"
+        last = events[-1]
+        assert isinstance(last, dict) and last["type"] == "done"
     assert [c.endpoint_name for c in client.calls] == ["kokoro-endpoint"] * 2
     assert tts._client is client  # one long-lived client for every session
     sent = [json.loads(e.value.bytes_) for e in client.publishers[0].sent]

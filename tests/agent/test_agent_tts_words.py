@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aws_sdk_sagemaker_runtime_http2.models import (
@@ -15,14 +16,14 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponseStreamEvent,
     ResponseStreamEventPayloadPart,
 )
-from kokoro_stream.base import (
-    FrameDecoder,
+from kokoro_stream.base import FrameDecoder
+from kokoro_stream.events import (
+    SessionOptions,
     TtsAudio,
-    TtsControl,
+    TtsFailure,
     TtsProtocolError,
     TtsWord,
     TtsWords,
-    start_message,
 )
 from kokoro_stream.sagemaker import SageMakerBidiTts, decode_response_stream
 from kokoro_stream.websocket import WebSocketTts
@@ -31,7 +32,7 @@ from websockets.asyncio.client import connect
 
 TEXT = "Hi, Dr. Smith: $5 now."
 START = {"type": "sentence_start", "index": 0, "text": "Hi there.", "format": "pcm"}
-WORDS = {
+WORDS: dict[str, Any] = {  # a server message, as JSON decodes it
     "type": "words",
     "index": 0,
     "words": [
@@ -42,8 +43,8 @@ WORDS = {
 
 
 def test_start_asks_for_words_only_when_wanted():
-    assert "word_timestamps" not in start_message(None, "pcm", 24000)  # v1 servers see no change
-    assert start_message("af", "pcm", 24000, word_timestamps=True)["word_timestamps"] is True
+    assert "word_timestamps" not in SessionOptions().start_message()  # v1 servers see no change
+    assert SessionOptions("af", word_timestamps=True).start_message()["word_timestamps"] is True
 
 
 def test_words_message_becomes_a_typed_event():
@@ -94,8 +95,8 @@ def summary(events: list) -> list:
         elif isinstance(event, TtsWords):
             out.append(("words", event.index, tuple(w.text for w in event.words)))
         else:
-            assert isinstance(event, TtsControl), event
-            out.append((event.type, event.message.get("index")))
+            assert not isinstance(event, TtsFailure), event
+            out.append((event.type, getattr(event, "index", None)))
     return out
 
 
@@ -103,7 +104,7 @@ def summary(events: list) -> list:
 @pytest.mark.replayable
 async def test_websocket_transport_passes_words_from_the_real_server(server):
     tts = WebSocketTts(server.ws)
-    session = await tts.open_session(None, "pcm", 24000, word_timestamps=True)
+    session = await tts.open_session(SessionOptions(word_timestamps=True))
     await session.send_text(TEXT)
     await session.close()
     events = [e async for e in session.events()]
@@ -125,7 +126,7 @@ async def sagemaker_parts(ws_url: str, text: str) -> list[ResponseStreamEvent]:
     into PARTIAL pieces, as a large message may be), binary frames as BINARY parts."""
     parts: list[ResponseStreamEvent] = []
     async with connect(ws_url) as ws:
-        await ws.send(json.dumps(start_message(None, "pcm", 24000, word_timestamps=True)))
+        await ws.send(json.dumps(SessionOptions(word_timestamps=True).start_message()))
         await ws.send(json.dumps({"type": "text", "text": text}))
         await ws.send(json.dumps({"type": "close"}))
         async for frame in ws:
@@ -156,7 +157,7 @@ async def test_sagemaker_transport_decodes_the_same_words_as_the_websocket_one(s
     parts = await sagemaker_parts(server.ws, TEXT)
     via_sagemaker = [e async for e in decode_response_stream(replay(parts))]
     tts = WebSocketTts(server.ws)
-    session = await tts.open_session(None, "pcm", 24000, word_timestamps=True)
+    session = await tts.open_session(SessionOptions(word_timestamps=True))
     await session.send_text(TEXT)
     await session.close()
     via_websocket = [e async for e in session.events()]
@@ -194,7 +195,7 @@ class StubSageMakerClient:
 async def test_sagemaker_session_asks_for_words_in_its_start_message():
     client = StubSageMakerClient()
     tts = SageMakerBidiTts("kokoro-endpoint", client=client)
-    session = await tts.open_session(None, "pcm", 24000, word_timestamps=True)
+    session = await tts.open_session(SessionOptions(word_timestamps=True))
     await session.aclose()
     assert client.input.sent == [
         {"type": "start", "format": "pcm", "sample_rate": 24000, "word_timestamps": True}

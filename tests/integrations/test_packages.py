@@ -78,7 +78,7 @@ def test_wheel_ships_its_modules_typed_and_declares_ranges(
     assert meta["Name"] == name
     assert files and all(f.startswith(package_dir + "/") for f in files), files
     assert f"{package_dir}/py.typed" in files
-    requires = [Requirement(r) for r in meta.get_all("Requires-Dist")]
+    requires = [Requirement(r) for r in meta.get_all("Requires-Dist", [])]
     assert requires
     for req in requires:
         assert req.specifier, f"{req} has no range"

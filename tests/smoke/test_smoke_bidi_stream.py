@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kokoro_stream.base import TtsFailure
+from kokoro_stream import TtsFailure
 from kokoro_stream.websocket import WebSocketTts
 
 from smoke.bidi_stream import run_stream_check
@@ -72,7 +72,7 @@ async def test_a_transport_failure_is_reported_with_its_cause() -> None:
     class Refused:
         """A transport whose stream fails at once the way the agent's transports report it."""
 
-        async def open_session(self, voice: Any, audio_format: str, sample_rate: int) -> Any:
+        async def open_session(self, options: Any) -> Any:
             return self
 
         async def send_text(self, text: str) -> None: ...

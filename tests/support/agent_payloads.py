@@ -36,7 +36,7 @@ def _dump(value: Any) -> bytes:
 
 
 _texts = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=40
+    st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=40
 ).filter(lambda s: s.strip())
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), _texts)
 _json_values = st.recursive(

@@ -19,7 +19,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 
 SENTINEL = "[]"  # bad payload: `bad_request` when idle, `busy` during a run
-INTERLEAVED = {
+INTERLEAVED: dict[str, str | bytes] = {  # text frames, and one binary frame
     "cancel": json.dumps({"type": "cancel"}),
     "invoke": json.dumps({"prompt": "a second question"}),
     "not_json": "not json {",

@@ -3,6 +3,8 @@
 - `RecordingTransport`: test double for the SageMaker SDK's HTTP transport only. It records
   each request exactly as the real client built and signed it, reads the event-stream body,
   and answers a canned AccessDenied so nothing leaves the machine.
+- `WebSocketBridgedSageMakerClient`: test double for the SageMaker SDK client whose
+  bidirectional streams reach a real Kokoro server's WebSocket route.
 - `ContainerCredentialsEndpoint`: a loopback HTTP server speaking the container credentials
   protocol (what ECS / AgentCore serve at AWS_CONTAINER_CREDENTIALS_FULL_URI).
 - `sigv4_credential` / `verify_event_signatures`: read the SigV4 Authorization header, and
@@ -17,15 +19,25 @@ import hashlib
 import hmac
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from aws_sdk_sagemaker_runtime_http2.models import (
+    InvokeEndpointWithBidirectionalStreamOutput,
+    RequestStreamEvent,
+    RequestStreamEventPayloadPart,
+    ResponsePayloadPart,
+    ResponseStreamEventPayloadPart,
+)
 from smithy_aws_event_stream.events import Event, EventHeaderEncoder
+from smithy_core.aio.eventstream import DuplexEventStream
+from smithy_core.aio.interfaces.eventstream import EventPublisher
 from smithy_http import Field, Fields
 from smithy_http.aio import HTTPResponse
+from websockets.asyncio.client import connect
 
 from tests.support.http_thread import HttpThread
 
@@ -95,6 +107,59 @@ class RecordingTransport:
     async def close(self) -> None:
         for reader in list(self._readers):
             reader.cancel()
+
+
+class _WebSocketInput(EventPublisher[RequestStreamEvent]):
+    """The request side of a bridged stream: each payload part as one WebSocket frame."""
+
+    def __init__(self, ws: Any) -> None:
+        self._ws = ws
+
+    async def send(self, event: RequestStreamEvent) -> None:
+        # What the client sends on this stream: payload parts, each with its bytes.
+        assert isinstance(event, RequestStreamEventPayloadPart), event
+        assert event.value.bytes_ is not None, event
+        await self._ws.send(event.value.bytes_.decode("utf-8"))
+
+    async def close(self) -> None:
+        return None  # the server ends the session after `close`; the socket follows
+
+
+class _WebSocketOutput:
+    """The response side: text frames as UTF8 payload parts, binary frames as BINARY ones."""
+
+    def __init__(self, ws: Any) -> None:
+        self._ws = ws
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._parts()
+
+    async def _parts(self) -> AsyncIterator[Any]:
+        async for frame in self._ws:
+            binary = isinstance(frame, bytes)
+            data = frame if binary else frame.encode("utf-8")
+            part = ResponsePayloadPart(bytes_=data, data_type="BINARY" if binary else "UTF8")
+            yield ResponseStreamEventPayloadPart(value=part)
+
+    async def close(self) -> None:
+        await self._ws.close()
+
+
+class WebSocketBridgedSageMakerClient:
+    """Test double for the SageMaker SDK client (AWS is not reachable): each bidirectional
+    stream is relayed to a real Kokoro server's WebSocket route, as SageMaker's sidecar does
+    (request parts in as frames; frames back as UTF8 / BINARY payload parts)."""
+
+    def __init__(self, ws_url: str) -> None:
+        self.ws_url = ws_url
+        self.endpoints: list[str] = []
+
+    async def invoke_endpoint_with_bidirectional_stream(self, request: Any) -> Any:
+        self.endpoints.append(request.endpoint_name)
+        ws = await connect(self.ws_url, max_size=None)
+        output: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        output.set_result((InvokeEndpointWithBidirectionalStreamOutput(), _WebSocketOutput(ws)))
+        return DuplexEventStream(input_stream=_WebSocketInput(ws), output_future=output)
 
 
 # ------------------------------------------------------------------ SigV4 on the wire
@@ -216,6 +281,18 @@ class ContainerCredentialsEndpoint:
 
 
 # ------------------------------------------------------------------- boto3 / botocore
+
+
+def fake_aws_env(monkeypatch: Any, home: Any) -> None:
+    """Fake keys in the environment, no config or credentials files (under `home`), no
+    instance metadata: what a loopback front door needs to be signed for."""
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDLOOPBACKONLY")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "fake-secret-for-loopback-only")
+    for name in ("AWS_SESSION_TOKEN", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(home / "no-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(home / "no-credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
 
 
 @dataclass

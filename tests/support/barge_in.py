@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -31,7 +33,9 @@ class Recorder:
             self.frames.append((time.perf_counter(), frame))
             self.arrived.set()
 
-    async def wait_for(self, pred, since: int = 0, timeout: float = 120.0) -> tuple[float, Frame]:
+    async def wait_for(
+        self, pred: Callable[[Frame], bool], since: int = 0, timeout: float = 120.0
+    ) -> tuple[float, Frame]:
         """The first frame from index `since` on that matches pred."""
         deadline = time.perf_counter() + timeout
         seen = since
@@ -53,8 +57,16 @@ class Recorder:
             with contextlib.suppress(TimeoutError):  # scanned once more above, then raised
                 await asyncio.wait_for(self.arrived.wait(), left)
 
+    async def wait_for_control(
+        self, name: str, since: int = 0, timeout: float = 120.0
+    ) -> tuple[float, dict[str, Any]]:
+        """The first control message of type `name` from index `since` on."""
+        at, frame = await self.wait_for(kind(name), since, timeout)
+        assert isinstance(frame, dict)  # `kind` matches only control messages
+        return at, frame
 
-def kind(name: str):
+
+def kind(name: str) -> Callable[[Frame], bool]:
     return lambda f: isinstance(f, dict) and f.get("type") == name
 
 
@@ -69,7 +81,7 @@ async def barge_in(url: str) -> dict[str, float]:
         await rec.wait_for(lambda f: isinstance(f, bytes))
         sent_at, mark = time.perf_counter(), len(rec.frames)
         await send(ws, {"type": "cancel"})
-        got_at, cancelled = await rec.wait_for(kind("cancelled"), since=mark)
+        got_at, cancelled = await rec.wait_for_control("cancelled", since=mark)
         figures["cancel_during_send_ms"] = (got_at - sent_at) * 1000
         figures["dropped_during_send"] = cancelled["dropped"]
         audio_after_cancel_sent = sum(
@@ -85,7 +97,7 @@ async def barge_in(url: str) -> dict[str, float]:
         await asyncio.sleep(0.3)
         sent_at, mark = time.perf_counter(), len(rec.frames)
         await send(ws, {"type": "cancel"})
-        got_at, cancelled = await rec.wait_for(kind("cancelled"), since=mark)
+        got_at, cancelled = await rec.wait_for_control("cancelled", since=mark)
         figures["cancel_during_synthesis_ms"] = (got_at - sent_at) * 1000
         figures["dropped_during_synthesis"] = cancelled["dropped"]
         await send(ws, {"text": "Done."})

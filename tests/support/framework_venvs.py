@@ -49,6 +49,7 @@ FRAMEWORKS = {
             "tests/integrations/pipecat/test_pipecat_turns.py",
             "tests/integrations/pipecat/test_pipecat_words.py",
             "tests/integrations/pipecat/test_pipecat_sagemaker_contract.py",
+            "tests/integrations/pipecat/test_pipecat_voice_blends.py",
         ),
         ("examples/pipecat_bot.py", "--url", "{url}", "--out", "{out}"),
     ),
@@ -57,7 +58,10 @@ FRAMEWORKS = {
         "livekit-agents",
         "livekit-agents[aws]",
         ROOT / "integrations" / "livekit",
-        ("tests/integrations/livekit/test_livekit_tts.py",),
+        (
+            "tests/integrations/livekit/test_livekit_tts.py",
+            "tests/integrations/livekit/test_livekit_voice_blends.py",
+        ),
         ("examples/livekit_worker.py", "speak", "--url", "{url}", "--out", "{out}"),
     ),
 }

@@ -127,6 +127,12 @@ class BotPipeline:
         await self.queue(LLMFullResponseEndFrame())
         return mark
 
+    async def speak(self, text: str) -> int:
+        """One reply, spoken to its end (its TTSStoppedFrame); returns where it began."""
+        mark = await self.reply(text)
+        await self.turn_done(mark)
+        return mark
+
     async def interrupt(self) -> None:
         await self.worker.queue_frame(InterruptionFrame())
 
@@ -150,8 +156,20 @@ def audio_bytes(frames: Sequence[Frame]) -> int:
     return sum(len(f.audio) for f in frames if isinstance(f, TTSAudioRawFrame))
 
 
+def audio_pcm(frames: Sequence[Frame]) -> bytes:
+    """The audio the frames carry, joined in order."""
+    return b"".join(f.audio for f in frames if isinstance(f, TTSAudioRawFrame))
+
+
 def spoken_text(frames: Sequence[Frame]) -> str:
     return " ".join(f.text.strip() for f in frames if isinstance(f, TTSTextFrame))
+
+
+def presentation_times(frames: Sequence[Frame]) -> list[int]:
+    """Each frame's `pts` (ns on the playback clock), in order; every frame must have one."""
+    times = [f.pts for f in frames if f.pts is not None]
+    assert len(times) == len(frames), f"frames without a pts: {frames}"
+    return times
 
 
 def ttfb_reports(frames: Sequence[Frame], processor: FrameProcessor) -> list[float]:

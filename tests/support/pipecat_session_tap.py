@@ -2,7 +2,8 @@
 
 It wraps the production transport (kokoro_stream's, no stand-in): the real server answers;
 the tap only keeps a copy, so tests can compare what a framework produced with what the
-server said. Used by the Pipecat and the LiveKit tests alike.
+server said. Used by the Pipecat and the LiveKit tests alike, as is `server_audio`: what the
+server says for a text in a session with no framework, to compare a framework's audio with.
 """
 
 from __future__ import annotations
@@ -11,36 +12,31 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from kokoro_stream import (
+    ProtocolMessages,
+    ServerError,
+    SessionEnd,
+    SessionOptions,
+    SynthesisComplete,
     TtsAudio,
-    TtsControl,
     TtsEvent,
+    TtsFailure,
     TtsSession,
     TtsTransport,
     TtsWords,
-    start_message,
+    VoiceList,
 )
 
 
-class TappedSession:
+class TappedSession(ProtocolMessages):
+    """kokoro_stream's own message builders (send_text, flush, ...) over the inner session."""
+
     def __init__(self, inner: TtsSession, tap: SessionTap) -> None:
         self._inner = inner
         self._tap = tap
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: dict[str, Any]) -> None:
         self._tap.sent.append(message)
         await self._inner.send(message)
-
-    async def send_text(self, text: str) -> None:
-        await self.send({"type": "text", "text": text})
-
-    async def flush(self) -> None:
-        await self.send({"type": "flush"})
-
-    async def cancel(self) -> None:
-        await self.send({"type": "cancel"})
-
-    async def close(self) -> None:
-        await self.send({"type": "close"})
 
     async def aclose(self) -> None:
         await self._inner.aclose()
@@ -59,36 +55,56 @@ class SessionTap:
         self.received: list[TtsEvent] = []
         self.connections = 0
 
-    async def open_session(
-        self,
-        voice: str | None,
-        audio_format: str,
-        sample_rate: int,
-        word_timestamps: bool = False,
-        speed: float | None = None,
-    ) -> TappedSession:
-        session = await self.inner.open_session(
-            voice, audio_format, sample_rate, word_timestamps, speed
-        )
+    async def open_session(self, options: SessionOptions) -> TappedSession:
+        session = await self.inner.open_session(options)
         self.connections += 1
         # What open_session sent first (its `start`), as the tap cannot see inside it.
-        self.sent.append(start_message(voice, audio_format, sample_rate, word_timestamps, speed))
+        self.sent.append(options.start_message())
         return TappedSession(session, self)
+
+    async def list_voices(self) -> VoiceList:
+        return await self.inner.list_voices()
 
     async def aclose(self) -> None:
         await self.inner.aclose()
 
-    def controls(self, kind: str) -> list[TtsControl]:
-        return [m for m in self.received if isinstance(m, TtsControl) and m.type == kind]
+    def events[E](self, kind: type[E]) -> list[E]:
+        """The server's events of one kind (`SentenceStart`, `ServerError`, ...), in order."""
+        return [m for m in self.received if isinstance(m, kind)]
 
     def words(self) -> list[TtsWords]:
-        return [m for m in self.received if isinstance(m, TtsWords)]
+        return self.events(TtsWords)
 
     def sent_types(self) -> list[str]:
         return [m["type"] for m in self.sent]
 
     def reported_audio_bytes(self) -> int:
-        return sum(int(c.get("audio_bytes")) for c in self.controls("synthesis_complete"))
+        return sum(c.audio_bytes for c in self.events(SynthesisComplete))
 
     def received_audio_bytes(self) -> int:
-        return sum(len(m.data) for m in self.received if isinstance(m, TtsAudio))
+        return sum(len(m.data) for m in self.events(TtsAudio))
+
+    def audio(self) -> bytes:
+        """Every audio byte the server sent, in order (what a framework should have played)."""
+        return b"".join(m.data for m in self.events(TtsAudio))
+
+
+async def server_audio(transport: TtsTransport, options: SessionOptions, text: str) -> bytes:
+    """What the server says for `text` in a session of its own (no framework in between):
+    the audio of `start` (with `options`), `text` and `close`, up to its `session_end`."""
+    session = await transport.open_session(options)
+    audio = bytearray()
+    try:
+        await session.send_text(text)
+        await session.close()
+        async for event in session.events():
+            if isinstance(event, ServerError | TtsFailure):
+                raise AssertionError(f"the server refused {options}: {event}")
+            if isinstance(event, TtsAudio):
+                audio += event.data
+            if isinstance(event, SessionEnd):
+                break
+    finally:
+        await session.aclose()
+        await transport.aclose()
+    return bytes(audio)

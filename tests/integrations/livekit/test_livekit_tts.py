@@ -12,6 +12,7 @@ import socket
 from typing import Any
 
 import pytest
+from kokoro_stream import SentenceStart, ServerError, SynthesisComplete
 from kokoro_stream.websocket import WebSocketTts
 from livekit.agents import APIConnectionError, APIConnectOptions
 from livekit.agents.tts import SynthesizedAudio, TTSError
@@ -75,8 +76,8 @@ async def test_a_stream_fed_token_by_token_speaks_with_aligned_words(server: Any
     assert "".join(words).strip() == ANSWER
     starts = [w.start_time for w in words]
     assert starts == sorted(starts)
-    sentences = tap.controls("synthesis_complete")
-    first_audio_s = int(sentences[0].get("audio_bytes")) / (2 * 24000)
+    sentences = tap.events(SynthesisComplete)
+    first_audio_s = int(sentences[0].audio_bytes) / (2 * 24000)
     second = tap.words()[1].words[0]
     assert words[len(tap.words()[0].words)].start_time == pytest.approx(
         first_audio_s + second.start_ms / 1000
@@ -93,7 +94,7 @@ async def test_synthesize_is_one_chunk_of_the_whole_text(server: Any) -> None:
     assert frame.sample_rate == 16000
     assert len(bytes(frame.data)) == tap.reported_audio_bytes() > 0
     assert [m["type"] for m in tap.sent][1:] == ["text", "close"]
-    assert {c.get("sample_rate") for c in tap.controls("sentence_start")} == {16000}
+    assert {c.sample_rate for c in tap.events(SentenceStart)} == {16000}
 
 
 async def test_closing_the_stream_interrupts_the_server(server: Any) -> None:
@@ -107,7 +108,7 @@ async def test_closing_the_stream_interrupts_the_server(server: Any) -> None:
     assert first.frame.samples_per_channel > 0
     await stream.aclose()  # what LiveKit's agent does when the user barges in
     assert "cancel" in tap.sent_types()
-    assert len(tap.controls("synthesis_complete")) < 6  # it did not speak it all
+    assert len(tap.events(SynthesisComplete)) < 6  # it did not speak it all
     # The server is still fine: the next reply speaks (LiveKit's own retries cover the
     # moment the server still counts the closed session as busy).
     again = tts.stream(conn_options=APIConnectOptions(max_retry=5, retry_interval=1.0))
@@ -125,8 +126,8 @@ async def test_a_sentence_error_is_reported_not_dropped(server: Any) -> None:
     stream = tts.synthesize("Hello.", conn_options=NO_RETRY)
     await stream.collect()
     await tts.aclose()
-    [error] = [c for c in tap.controls("error")]
-    assert error.get("code") == "unknown_voice" and error.get("fatal") is False
+    [error] = tap.events(ServerError)
+    assert error.code == "unknown_voice" and error.fatal is False
     assert errors and errors[0].recoverable
     assert "unknown_voice" in str(errors[0].error)
 
@@ -162,17 +163,15 @@ async def test_a_sentence_with_nothing_to_say_is_named_and_the_rest_is_spoken(se
     stream.end_input()
     events = [e async for e in stream]
     await tts.aclose()
-    [notice] = tap.controls("error")
-    assert (notice.get("code"), notice.get("text"), notice.get("fatal")) == (
+    [notice] = tap.events(ServerError)
+    assert (notice.code, notice.text, notice.fatal) == (
         "nothing_to_say",
         "⁂ ⁂",
         False,
     )
     [error] = errors
     assert error.recoverable
-    assert f"in sentence {notice.get('index')} ('⁂ ⁂')" in str(error.error)
-    spoken = [c.get("text") for c in tap.controls("sentence_start")]
+    assert f"in sentence {notice.index} ('⁂ ⁂')" in str(error.error)
+    spoken = [c.text for c in tap.events(SentenceStart)]
     assert spoken == ["First things first.", "Then the rest."]
-    assert len(pcm_of(events)) == sum(
-        int(c.get("audio_bytes")) for c in tap.controls("synthesis_complete")
-    )
+    assert len(pcm_of(events)) == sum(c.audio_bytes for c in tap.events(SynthesisComplete))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from kokoro_stream import Cancelled, SentenceStart, ServerError, SynthesisComplete
 from kokoro_stream.websocket import WebSocketTts
 from pipecat.frames.frames import (
     ErrorFrame,
@@ -49,15 +50,14 @@ async def test_interruption_cancels_drops_queued_audio_and_the_next_turn_plays(s
         barge_in = await bot.down.wait_for(lambda f: isinstance(f, InterruptionFrame), after=mark)
         cut = bot.down.frames.index(barge_in)  # the TTS passes it on once it has handled it
         # The server acknowledges the cancel; nothing of the dropped sentences follows it.
-        while not tap.controls("cancelled"):
+        while not tap.events(Cancelled):
             await asyncio.sleep(0.05)
-        nxt = await bot.reply("Sure, go ahead.")
-        await bot.turn_done(nxt)
+        nxt = await bot.speak("Sure, go ahead.")
         frames = list(bot.down.frames)
 
     assert "cancel" in tap.sent_types()
-    [cancelled] = tap.controls("cancelled")
-    assert cancelled.get("dropped") >= 1  # later sentences were still queued on the server
+    [cancelled] = tap.events(Cancelled)
+    assert cancelled.dropped >= 1  # later sentences were still queued on the server
     after = [f for f in frames[cut:] if isinstance(f, TTSAudioRawFrame)]
     assert after and all(f.context_id != interrupted for f in after)
     # The next turn is whole: its own text, and exactly the audio the server sent after the
@@ -65,9 +65,7 @@ async def test_interruption_cancels_drops_queued_audio_and_the_next_turn_plays(s
     assert spoken_text(tts_frames(frames[nxt:])).split() == ["Sure,", "go", "ahead."]
     position = tap.received.index(cancelled)
     reported_after = sum(
-        int(m.get("audio_bytes"))
-        for m in tap.received[position:]
-        if getattr(m, "type", None) == "synthesis_complete"
+        m.audio_bytes for m in tap.received[position:] if isinstance(m, SynthesisComplete)
     )
     assert audio_bytes(frames[nxt:]) == reported_after > 0
 
@@ -76,13 +74,11 @@ async def test_server_error_codes_surface_as_error_frames(make_server) -> None:
     srv = make_server(max_text_chars=40)
     tts = KokoroStreamTTSService(transport=WebSocketTts(srv.ws), voice="xx_nobody")
     async with BotPipeline(tts) as bot:
-        mark = await bot.reply("Still spoken, in the default voice.")
-        await bot.turn_done(mark)
+        mark = await bot.speak("Still spoken, in the default voice.")
         speak = len(bot.down.frames)
         await bot.queue(TTSSpeakFrame("This single message is longer than forty characters."))
         await bot.turn_done(speak)  # rejected whole: the turn ends with no audio
-        nxt = await bot.reply("And the session goes on.")
-        await bot.turn_done(nxt)
+        nxt = await bot.speak("And the session goes on.")
         errors = [f for f in bot.up.frames if isinstance(f, KokoroErrorFrame)]
         frames = list(bot.down.frames)
 
@@ -103,17 +99,16 @@ async def test_a_sentence_with_nothing_to_say_is_named_and_the_rest_is_spoken(se
     tap = SessionTap(WebSocketTts(server.ws))
     tts = KokoroStreamTTSService(transport=tap)
     async with BotPipeline(tts) as bot:
-        mark = await bot.reply("First things first.\n\nThen the rest.\n\n⁂ ⁂")
-        await bot.turn_done(mark)
+        mark = await bot.speak("First things first.\n\nThen the rest.\n\n⁂ ⁂")
         errors = [f for f in bot.up.frames if isinstance(f, KokoroErrorFrame)]
         frames = list(bot.down.frames)
 
-    [notice] = tap.controls("error")
+    [notice] = tap.events(ServerError)
     [error] = errors
     assert (error.code, error.sentence_text, error.server_fatal) == ("nothing_to_say", "⁂ ⁂", False)
-    assert error.sentence_index == notice.get("index")
+    assert error.sentence_index == notice.index
     assert tts.is_usable
-    assert [c.get("text") for c in tap.controls("sentence_start")] == [
+    assert [c.text for c in tap.events(SentenceStart)] == [
         "First things first.",
         "Then the rest.",
     ]
@@ -149,8 +144,7 @@ async def test_reconnects_after_the_server_goes_away(server_on_port) -> None:
             lambda f: isinstance(f, ErrorFrame) and "session lost" in f.error
         )
         server_on_port(port)  # a new server in its place
-        nxt = await bot.reply("Back again.")
-        await bot.turn_done(nxt)
+        nxt = await bot.speak("Back again.")
         frames = list(bot.down.frames)
 
     assert stopped.context_id == cut_turn  # the cut turn ended; its received audio played
@@ -172,8 +166,7 @@ async def test_two_bots_at_once_on_one_server(make_server) -> None:
 
     async def run(voice: str) -> list:
         async with BotPipeline(bots[voice]) as bot:
-            mark = await bot.reply(answers[voice])
-            await bot.turn_done(mark)
+            mark = await bot.speak(answers[voice])
             return list(bot.down.frames[mark:])
 
     results = dict(zip(answers, await asyncio.gather(*(run(v) for v in answers)), strict=True))
@@ -201,13 +194,11 @@ async def test_an_idle_bot_keeps_its_session_past_the_servers_idle_timeout(make_
     tap = SessionTap(WebSocketTts(srv.ws))
     tts = KokoroStreamTTSService(transport=tap, keepalive_s=0.2)  # 0.8 s to spare
     async with BotPipeline(tts) as bot:
-        first = await bot.reply("One.")
-        await bot.turn_done(first)
+        await bot.speak("One.")
         await asyncio.sleep(3.0)  # the idleness under test
-        second = await bot.reply("Two.")
-        await bot.turn_done(second)
+        second = await bot.speak("Two.")
         frames = list(bot.down.frames)
 
-    assert tap.connections == 1 and tap.controls("error") == []
+    assert tap.connections == 1 and tap.events(ServerError) == []
     assert len([m for m in tap.sent if m == {"type": "start"}]) >= 3
     assert spoken_text(tts_frames(frames[second:])) == "Two."

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from kokoro_stream import (
     FrameDecoder,
+    ServerError,
+    SessionOptions,
     TtsAudio,
     TtsEvent,
     TtsProtocolError,
     server_sample_rate,
 )
 
-from pipecat_kokoro.router import PlayAudio, PlayWords, ServerError, TurnFinished, TurnRouter
+from pipecat_kokoro.router import PlayAudio, PlayWords, TurnFinished, TurnRouter
 
 ProtocolViolation = TtsProtocolError
 
@@ -76,8 +79,10 @@ def test_a_later_turns_text_waits_so_the_servers_segmenter_never_joins_turns() -
 
 
 def test_voice_and_speed_go_out_in_a_start_only_when_they_change() -> None:
-    router = TurnRouter(16000, word_timestamps=True)
-    first = router.text("a", "Hi.", ("af_heart", None))
+    session = SessionOptions(sample_rate=16000, word_timestamps=True)
+    heart = replace(session, voice="af_heart")
+    router = TurnRouter(session)
+    first = router.text("a", "Hi.", heart)
     assert first[0] == {
         "type": "start",
         "format": "pcm",
@@ -86,9 +91,9 @@ def test_voice_and_speed_go_out_in_a_start_only_when_they_change() -> None:
         "voice": "af_heart",
     }
     router.flush("a")
-    assert types(router.text("b", "Again.", ("af_heart", None))) == ["text"]
+    assert types(router.text("b", "Again.", heart)) == ["text"]
     router.flush("b")
-    assert router.text("c", "Faster.", ("af_heart", 1.5))[0]["speed"] == 1.5
+    assert router.text("c", "Faster.", replace(heart, speed=1.5))[0]["speed"] == 1.5
 
 
 def test_cancel_drops_everything_until_the_servers_cancelled() -> None:

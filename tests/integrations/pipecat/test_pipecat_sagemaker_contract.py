@@ -1,26 +1,20 @@
 """Contract tests for `KokoroSageMakerTTSService`: the REAL SageMaker HTTP/2 client, built as
 production builds it; only its HTTP transport is swapped for a recording one (AWS is not
-reachable; tests/agent/aws_doubles.py). What the client sends is checked against the
+reachable; tests/support/aws_doubles.py). What the client sends is checked against the
 sources: the endpoint rules shipped in the SDK, its HTTP binding, and SigV4 as AWS defines
 it (every event signature verified independently of the SDK's signer).
 """
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
-from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from aws_sdk_sagemaker_runtime_http2.models import INVOKE_ENDPOINT_WITH_BIDIRECTIONAL_STREAM
 from kokoro_stream.aws_credentials import BotocoreCredentialsResolver
 from kokoro_stream.sagemaker_client import bidi_endpoint_uri
 from pipecat.frames.frames import ErrorFrame
 from pipecat.utils.errors import ErrorCategory
-from smithy_core.shapes import ShapeID
-from smithy_http import Field, Fields
-from smithy_http.aio import HTTPResponse
 from smithy_http.aio.crt import AWSCRTHTTPClient
 
 from pipecat_kokoro import KokoroSageMakerTTSService
@@ -28,44 +22,22 @@ from tests.support.aws_doubles import (
     ContainerCredentialsEndpoint,
     RecordingTransport,
     RoleCredentials,
-    sigv4_credential,
-    verify_event_signatures,
 )
 from tests.support.endpoint_rules import resolve
 from tests.support.pipecat_pipeline import BotPipeline
 
+# The fixtures are used by name (pytest.mark.usefixtures).
+from tests.support.sagemaker_contract import (  # noqa: F401
+    ENV_KEYS,
+    DenyAtOnce,
+    bare_aws_env,
+    checked_stream,
+    env_keys,
+    signed_by,
+)
+
 REGION = "eu-central-1"
 ENDPOINT = "kokoro-tts"
-
-
-def request_path(endpoint_name: str) -> str:
-    """The operation's HTTP binding from the SDK's service model."""
-    http = INVOKE_ENDPOINT_WITH_BIDIRECTIONAL_STREAM.schema.traits[ShapeID("smithy.api#http")]
-    return http.document_value["uri"].replace("{EndpointName}", endpoint_name)
-
-
-@pytest.fixture
-def bare_aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    """No AWS variables, an empty HOME, no instance metadata: only what a test adds."""
-    for name in list(os.environ):
-        if name.startswith("AWS_"):
-            monkeypatch.delenv(name)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
-
-
-@pytest.fixture
-def env_keys(bare_aws_env: None, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    keys = {
-        "AWS_ACCESS_KEY_ID": "AKIAPIPECATENVKEY",
-        "AWS_SECRET_ACCESS_KEY": "pipecat-env-secret",
-        "AWS_SESSION_TOKEN": "pipecat-env-token",
-    }
-    for name, value in keys.items():
-        monkeypatch.setenv(name, value)
-    return keys
 
 
 async def one_turn(tts: KokoroSageMakerTTSService) -> list:
@@ -92,7 +64,8 @@ def test_endpoint_is_what_the_services_own_rules_give(region: str) -> None:
     assert urlparse(bidi_endpoint_uri(region)).port == 8443
 
 
-async def test_production_client_uses_awscrt_and_botocores_chain(env_keys) -> None:
+@pytest.mark.usefixtures("env_keys")
+async def test_production_client_uses_awscrt_and_botocores_chain() -> None:
     tts = KokoroSageMakerTTSService(endpoint_name=ENDPOINT, region=REGION)
     client = await tts._transport._get_client()  # type: ignore[attr-defined]
     assert isinstance(client._config.transport, AWSCRTHTTPClient)  # aiohttp cannot do duplex
@@ -101,56 +74,26 @@ async def test_production_client_uses_awscrt_and_botocores_chain(env_keys) -> No
     await tts._transport.aclose()
 
 
-async def test_one_bot_one_stream_to_port_8443_signed_with_env_credentials(env_keys) -> None:
+@pytest.mark.usefixtures("env_keys")
+async def test_one_bot_one_stream_to_port_8443_signed_with_env_credentials() -> None:
     transport = RecordingTransport()
     errors = await one_turn(service(transport))
 
     [request] = transport.requests  # one long-lived stream for the bot
-    expected = urlparse(resolve(REGION)["url"])
-    assert (request.method, request.scheme) == ("POST", "https")
-    assert (request.host, request.port) == (expected.hostname, expected.port)
-    assert request.path == request_path(ENDPOINT)
-    credential = sigv4_credential(request.headers["authorization"])
-    assert credential.access_key_id == env_keys["AWS_ACCESS_KEY_ID"]
-    assert (credential.region, credential.service) == (REGION, "sagemaker")
-    assert request.headers["x-amz-security-token"] == env_keys["AWS_SESSION_TOKEN"]
     # start, text, text, flush, and the end-of-stream frame: each signed in the chain.
-    events = verify_event_signatures(
-        bytes(request.body),
-        credential,
-        env_keys["AWS_SECRET_ACCESS_KEY"],
-        region=REGION,
-        service="sagemaker",
-    )
-    assert events == 5
+    assert checked_stream(request, endpoint=ENDPOINT, region=REGION, keys=ENV_KEYS) == 5
     assert not any(isinstance(f, ErrorFrame) and "session" in f.error for f in errors)
 
 
-class DenyAtOnce(RecordingTransport):
-    """TEST DOUBLE: answers AccessDenied before the request body ends, as AWS does for a
-    role without sagemaker:InvokeEndpointWithBidirectionalStream."""
-
-    async def send(self, request: Any, *, request_config: Any = None) -> HTTPResponse:
-        self.requests.append(request)
-        return HTTPResponse(
-            status=403,
-            fields=Fields(
-                [
-                    Field(name="content-type", values=["application/json"]),
-                    Field(name="x-amzn-errortype", values=["AccessDeniedException"]),
-                ]
-            ),
-            body=b'{"message": "not authorized to invoke this endpoint"}',
-        )
-
-
-async def test_aws_refusing_the_stream_surfaces_as_an_error_frame(env_keys) -> None:
+@pytest.mark.usefixtures("env_keys")
+async def test_aws_refusing_the_stream_surfaces_as_an_error_frame() -> None:
     errors = await one_turn(service(DenyAtOnce()))
     denied = [f for f in errors if isinstance(f, ErrorFrame) and "AccessDenied" in f.error]
     assert denied and ENDPOINT in denied[0].error
 
 
-async def test_container_role_credentials_with_nothing_in_env(bare_aws_env, monkeypatch) -> None:
+@pytest.mark.usefixtures("bare_aws_env")
+async def test_container_role_credentials_with_nothing_in_env(monkeypatch) -> None:
     role = RoleCredentials("ASIAPIPECATROLE", "role-secret", "role-token", timedelta(hours=1))
     with ContainerCredentialsEndpoint([role]).running() as endpoint:
         monkeypatch.setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url)
@@ -160,12 +103,11 @@ async def test_container_role_credentials_with_nothing_in_env(bare_aws_env, monk
 
     assert endpoint.authorizations == ["runtime-auth-token"]
     [request] = transport.requests
-    credential = sigv4_credential(request.headers["authorization"])
-    assert (credential.access_key_id, credential.region) == (role.access_key_id, REGION)
-    assert request.headers["x-amz-security-token"] == role.token
+    signed_by(request, role.access_key_id, role.token, REGION)
 
 
-async def test_no_credentials_is_a_clear_error_frame(bare_aws_env) -> None:
+@pytest.mark.usefixtures("bare_aws_env")
+async def test_no_credentials_is_a_clear_error_frame() -> None:
     transport = RecordingTransport()
     errors = await one_turn(service(transport))
     assert transport.requests == []
@@ -174,11 +116,13 @@ async def test_no_credentials_is_a_clear_error_frame(bare_aws_env) -> None:
     assert frame.category == ErrorCategory.AUTHENTICATION  # says what failed
 
 
-def test_region_comes_from_aws_region_when_not_given(bare_aws_env, monkeypatch) -> None:
+@pytest.mark.usefixtures("bare_aws_env")
+def test_region_comes_from_aws_region_when_not_given(monkeypatch) -> None:
     monkeypatch.setenv("AWS_REGION", "ap-northeast-1")
     assert KokoroSageMakerTTSService(endpoint_name=ENDPOINT).region == "ap-northeast-1"
 
 
-def test_no_region_anywhere_is_refused(bare_aws_env) -> None:
+@pytest.mark.usefixtures("bare_aws_env")
+def test_no_region_anywhere_is_refused() -> None:
     with pytest.raises(ValueError, match="no AWS region"):
         KokoroSageMakerTTSService(endpoint_name=ENDPOINT)

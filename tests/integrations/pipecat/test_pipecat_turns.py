@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from kokoro_stream import Flushed, SentenceStart, SynthesisComplete
 from kokoro_stream.websocket import WebSocketTts
 from pipecat.frames.frames import (
     LLMFullResponseEndFrame,
@@ -23,6 +24,7 @@ from pipecat_kokoro import KokoroStreamTTSService, KokoroTTSSettings, KokoroWebS
 from tests.support.pipecat_pipeline import (
     BotPipeline,
     audio_bytes,
+    presentation_times,
     spoken_text,
     ttfb_reports,
     tts_frames,
@@ -48,8 +50,7 @@ def tapped_service(server, **kwargs) -> tuple[KokoroStreamTTSService, SessionTap
 async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(server) -> None:
     tts, tap = tapped_service(server)
     async with BotPipeline(tts) as bot:
-        mark = await bot.reply(ANSWER)
-        await bot.turn_done(mark)
+        mark = await bot.speak(ANSWER)
         await bot.down.wait_for(lambda f: isinstance(f, LLMFullResponseEndFrame), after=mark)
         frames = tts_frames(bot.down.frames[mark:])
 
@@ -58,7 +59,7 @@ async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(serv
     assert kinds.count(TTSStartedFrame) == kinds.count(TTSStoppedFrame) == 1
     assert TTSAudioRawFrame in kinds
     # The server cut three sentences; every byte it reported reached the pipeline.
-    assert len(tap.controls("synthesis_complete")) == 3
+    assert len(tap.events(SynthesisComplete)) == 3
     assert audio_bytes(frames) == tap.reported_audio_bytes() > 0
     assert all(
         f.sample_rate == 24000 and f.num_channels == 1
@@ -77,13 +78,12 @@ async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(serv
             joined += "" if f.includes_inter_frame_spaces or not joined else " "
             joined += f.text
         assert joined == " ".join(ANSWER.split())
-        assert all(f.pts for f in text_frames)
-        assert [f.pts for f in text_frames] == sorted(f.pts for f in text_frames)
+        pts = presentation_times(text_frames)
+        assert all(pts)
+        assert pts == sorted(pts)
     else:
         # A v1 server sends no words: Pipecat times each sentence at the end of its audio.
-        assert [f.text for f in text_frames] == [
-            c.get("text") for c in tap.controls("sentence_start")
-        ]
+        assert [f.text for f in text_frames] == [c.text for c in tap.events(SentenceStart)]
     # Deltas went in as they arrived (no splitter in front of the server), then one flush.
     sent = tap.sent_types()
     assert sent[0] == "start" and sent.count("text") == len(ANSWER.split())
@@ -94,10 +94,8 @@ async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(serv
 async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
     tts, tap = tapped_service(server)
     async with BotPipeline(tts, sample_rate=16000) as bot:
-        first = await bot.reply("One. Two.")
-        await bot.turn_done(first)
-        second = await bot.reply("Three. Four.")
-        await bot.turn_done(second)
+        first = await bot.speak("One. Two.")
+        second = await bot.speak("Three. Four.")
         frames = list(bot.down.frames)
 
     assert len(ttfb_reports(frames[first:second], tts)) == 1
@@ -105,7 +103,7 @@ async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
     audio = [f for f in frames if isinstance(f, TTSAudioRawFrame)]
     assert audio and {f.sample_rate for f in audio} == {16000}
     # The server was asked for 16 kHz (one of its rates), so no resampling happened here.
-    assert {c.get("sample_rate") for c in tap.controls("sentence_start")} == {16000}
+    assert {c.sample_rate for c in tap.events(SentenceStart)} == {16000}
     assert audio_bytes(frames) == tap.reported_audio_bytes()
 
 
@@ -113,11 +111,10 @@ async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
 async def test_a_rate_the_server_lacks_is_resampled_from_24k(server) -> None:
     tts, tap = tapped_service(server)
     async with BotPipeline(tts, sample_rate=48000) as bot:
-        mark = await bot.reply("Resampled speech.")
-        await bot.turn_done(mark)
+        await bot.speak("Resampled speech.")
         frames = list(bot.down.frames)
 
-    assert {c.get("sample_rate") for c in tap.controls("sentence_start")} == {24000}
+    assert {c.sample_rate for c in tap.events(SentenceStart)} == {24000}
     audio = [f for f in frames if isinstance(f, TTSAudioRawFrame)]
     assert {f.sample_rate for f in audio} == {48000}
     # Twice the rate, twice the bytes: the resampler is flushed at the end of the turn, so
@@ -129,22 +126,18 @@ async def test_a_rate_the_server_lacks_is_resampled_from_24k(server) -> None:
 async def test_voice_and_speed_change_between_turns(server) -> None:
     tts, tap = tapped_service(server, voice="jf_alpha")
     async with BotPipeline(tts) as bot:
-        first = await bot.reply("Hello there.")
-        await bot.turn_done(first)
+        await bot.speak("Hello there.")
         await bot.queue(
             TTSUpdateSettingsFrame(delta=KokoroTTSSettings(voice="jf_nezumi", speed=1.5))
         )
-        second = await bot.reply("Hello there.")
-        await bot.turn_done(second)
+        await bot.speak("Hello there.")
 
     starts = [m for m in tap.sent if m["type"] == "start"]
     assert [(s.get("voice"), s.get("speed")) for s in starts] == [
         ("jf_alpha", None),
         ("jf_nezumi", 1.5),
     ]
-    first_bytes, second_bytes = (
-        int(c.get("audio_bytes")) for c in tap.controls("synthesis_complete")
-    )
+    first_bytes, second_bytes = (c.audio_bytes for c in tap.events(SynthesisComplete))
     assert second_bytes < first_bytes * 0.8  # the same text spoken 1.5x as fast
 
 
@@ -153,8 +146,7 @@ async def test_the_websocket_service_takes_a_base_url(server) -> None:
     tts = KokoroWebSocketTTSService(url=f"ws://127.0.0.1:{server.port}")
     assert tts.url == server.ws
     async with BotPipeline(tts) as bot:
-        mark = await bot.reply("Short and sweet.")
-        await bot.turn_done(mark)
+        mark = await bot.speak("Short and sweet.")
         assert audio_bytes(bot.down.frames[mark:]) > 0
 
 
@@ -172,14 +164,13 @@ async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server
         # Pipecat removes the context after 3 s without audio (no frame says so: the service
         # pushes its own stop frames, and only at a turn's end).
         await asyncio.wait_for(until(lambda: not tts.audio_context_available(first.context_id)), 30)
-        assert not tap.controls("flushed")  # the tail is still open on the server
+        assert not tap.events(Flushed)  # the tail is still open on the server
         await bot.queue(LLMFullResponseEndFrame())
-        await asyncio.wait_for(until(lambda: bool(tap.controls("flushed"))), 60)
-        nxt = await bot.reply("Next one.")
-        await bot.turn_done(nxt)
+        await asyncio.wait_for(until(lambda: bool(tap.events(Flushed))), 60)
+        nxt = await bot.speak("Next one.")
         frames = list(bot.down.frames[nxt:])
 
-    assert [c.get("text") for c in tap.controls("sentence_start")][-1] == "Next one."
+    assert [c.text for c in tap.events(SentenceStart)][-1] == "Next one."
     assert spoken_text(tts_frames(frames)).split() == ["Next", "one."]
 
 
@@ -189,8 +180,7 @@ async def test_usage_metrics_count_every_character_sent_to_the_server(server) ->
     exactly what the server was given to speak."""
     tts, tap = tapped_service(server)
     async with BotPipeline(tts, usage_metrics=True) as bot:
-        mark = await bot.reply(ANSWER)
-        await bot.turn_done(mark)
+        await bot.speak(ANSWER)
         frames = list(bot.down.frames)
 
     usage = [

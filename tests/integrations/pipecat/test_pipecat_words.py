@@ -10,7 +10,7 @@ from __future__ import annotations
 from pipecat.frames.frames import TTSTextFrame
 
 from pipecat_kokoro import KokoroWebSocketTTSService
-from tests.support.pipecat_pipeline import BotPipeline, tts_frames
+from tests.support.pipecat_pipeline import BotPipeline, presentation_times, tts_frames
 from tests.support.transcript_server import ScriptedSentence, TranscriptServer
 
 SENTENCES = [
@@ -26,8 +26,7 @@ async def test_words_become_timed_text_frames_across_sentences() -> None:
     async with TranscriptServer(SENTENCES).running() as script:
         tts = KokoroWebSocketTTSService(url=script.url)
         async with BotPipeline(tts) as bot:
-            mark = await bot.reply("Hello there. How are you?")
-            await bot.turn_done(mark)
+            mark = await bot.speak("Hello there. How are you?")
             frames = tts_frames(bot.down.frames[mark:])
 
     assert script.received[0]["type"] == "start" and script.received[0]["word_timestamps"]
@@ -35,7 +34,8 @@ async def test_words_become_timed_text_frames_across_sentences() -> None:
     assert [w.text for w in words] == ["Hello", "there.", "How", "are", "you?"]
     # Relative to the first word: the second sentence starts after the first one's audio.
     starts_ms = [100, 450, 1000 + 50, 1000 + 300, 1000 + 500]
-    assert [w.pts - words[0].pts for w in words] == [(s - 100) * MS for s in starts_ms]
+    pts = presentation_times(words)
+    assert [p - pts[0] for p in pts] == [(s - 100) * MS for s in starts_ms]
 
 
 async def test_word_timestamps_can_be_turned_off() -> None:

@@ -1,5 +1,5 @@
 """Client of the Kokoro bidirectional session protocol (v1, v1.1 words): message builders,
-the frame decoder, word events and two transports.
+the frame decoder, typed server events and two transports.
 
 `kokoro_stream.websocket.WebSocketTts` (a container's WebSocket route) needs only
 `websockets`; `kokoro_stream.sagemaker.SageMakerBidiTts` (SageMaker's HTTP/2 bidirectional
@@ -10,40 +10,58 @@ nothing here imports it.
 from .base import (
     FrameDecoder,
     ProtocolMessages,
-    TtsAudio,
     TtsConnectionLost,
-    TtsControl,
+    TtsSession,
+    TtsTransport,
+)
+from .errors import describe_error
+from .events import (
+    CONTROL_EVENTS,
+    Cancelled,
+    ControlEvent,
+    Flushed,
+    SentenceStart,
+    ServerError,
+    SessionEnd,
+    SessionOptions,
+    SynthesisComplete,
+    TtsAudio,
     TtsEvent,
     TtsFailure,
     TtsProtocolError,
-    TtsSession,
-    TtsTransport,
     TtsWord,
     TtsWords,
-    start_message,
+    UnknownControl,
 )
 from .messages import (
     DEFAULT_SAMPLE_RATE,
     SERVER_SAMPLE_RATES,
     SPEED_RANGE,
     ClientMessageType,
-    ServerMessageType,
     control_message,
     server_sample_rate,
     text_message,
 )
+from .voices import VoiceInfo, VoiceList, VoiceListError
 
 __all__ = [
+    "CONTROL_EVENTS",
     "DEFAULT_SAMPLE_RATE",
     "SERVER_SAMPLE_RATES",
     "SPEED_RANGE",
+    "Cancelled",
     "ClientMessageType",
+    "ControlEvent",
+    "Flushed",
     "FrameDecoder",
     "ProtocolMessages",
-    "ServerMessageType",
+    "SentenceStart",
+    "ServerError",
+    "SessionEnd",
+    "SessionOptions",
+    "SynthesisComplete",
     "TtsAudio",
     "TtsConnectionLost",
-    "TtsControl",
     "TtsEvent",
     "TtsFailure",
     "TtsProtocolError",
@@ -51,8 +69,12 @@ __all__ = [
     "TtsTransport",
     "TtsWord",
     "TtsWords",
+    "UnknownControl",
+    "VoiceInfo",
+    "VoiceList",
+    "VoiceListError",
     "control_message",
+    "describe_error",
     "server_sample_rate",
-    "start_message",
     "text_message",
 ]

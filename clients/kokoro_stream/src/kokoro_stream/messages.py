@@ -1,8 +1,8 @@
-"""The message types of the bidirectional session protocol v1, as the client sees them.
+"""What the client sends in the bidirectional session protocol v1, and its numeric limits.
 
-The server defines the same values in `kokoro_server.serving.messages` (a separate image,
-so no shared import); a contract test round-trips every server message through this
-client's decoder.
+The server's messages are the typed events of `events.py` (each carries its wire type). The
+server is a separate image, so nothing is imported from it: tests/test_protocol_contract.py
+checks that the server parses every builder here and that both sides name the same types.
 """
 
 from __future__ import annotations
@@ -27,18 +27,6 @@ class ClientMessageType(StrEnum):
     FLUSH = "flush"
     CANCEL = "cancel"
     CLOSE = "close"
-
-
-class ServerMessageType(StrEnum):
-    """The `type` of a control message (text frame) from the server."""
-
-    SENTENCE_START = "sentence_start"
-    WORDS = "words"  # v1.1, when `start` asked for word timestamps
-    SYNTHESIS_COMPLETE = "synthesis_complete"
-    FLUSHED = "flushed"
-    CANCELLED = "cancelled"
-    ERROR = "error"
-    SESSION_END = "session_end"
 
 
 def text_message(text: str) -> dict[str, Any]:

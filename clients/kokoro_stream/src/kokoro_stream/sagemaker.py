@@ -32,24 +32,18 @@ from aws_sdk_sagemaker_runtime_http2.models import (
 from smithy_http.aio.interfaces import HTTPClient
 
 from .aws_credentials import BotocoreCredentialsResolver, signing_as
-from .base import (
-    FrameDecoder,
-    ProtocolMessages,
-    TtsConnectionLost,
-    TtsEvent,
-    TtsFailure,
-    TtsProtocolError,
-)
+from .base import FrameDecoder, ProtocolMessages, TtsConnectionLost
 from .classify import BINARY, UTF8, ControlDecodeError, classify
-from .messages import ServerMessageType
+from .errors import describe_error
+from .events import SessionEnd, SessionOptions, TtsEvent, TtsFailure, TtsProtocolError
 from .region import NO_REGION, region_from_env
 from .sagemaker_client import (
     SdkCall,
     SdkCallError,
     build_sagemaker_client,
-    describe_error,
     retrieve_exception,
 )
+from .voices import LIST_VOICES_BODY, VoiceList
 
 PARTIAL = "PARTIAL"
 log = logging.getLogger(__name__)
@@ -73,26 +67,11 @@ async def decode_response_stream(
         async for event in events:
             match event:
                 case ResponseStreamEventPayloadPart(value=part):
-                    payload = part.bytes_ or b""
-                    if part.data_type == BINARY:
-                        if payload:
-                            yield decoder.audio(payload)
-                        continue
-                    if part.data_type == UTF8 and part.completion_state == PARTIAL:
-                        pending_text.extend(payload)
-                        continue
-                    if pending_text:
-                        payload = bytes(pending_text) + payload
-                        pending_text.clear()
-                    item = classify(payload, part.data_type)
-                    if isinstance(item, bytes):
-                        if item:
-                            yield decoder.audio(item)
-                        continue
-                    control = decoder.control(item)
-                    yield control
-                    if control.type == ServerMessageType.SESSION_END:
-                        return
+                    item = _payload_event(part, pending_text, decoder)
+                    if item is not None:
+                        yield item
+                        if isinstance(item, SessionEnd):
+                            return
                 case ResponseStreamEventModelStreamError(value=err):
                     yield TtsFailure(
                         "tts_model_stream_error",
@@ -121,6 +100,23 @@ async def decode_response_stream(
         yield TtsFailure("tts_disconnected", f"SageMaker stream failed: {describe_error(exc)}")
         return
     yield TtsFailure("tts_disconnected", "SageMaker stream ended before session_end")
+
+
+def _payload_event(part: Any, pending_text: bytearray, decoder: FrameDecoder) -> TtsEvent | None:
+    """The event one payload part completes; None for a PARTIAL piece or an empty part."""
+    payload = part.bytes_ or b""
+    if part.data_type == BINARY:
+        return decoder.audio(payload) if payload else None
+    if part.data_type == UTF8 and part.completion_state == PARTIAL:
+        pending_text.extend(payload)
+        return None
+    if pending_text:
+        payload = bytes(pending_text) + payload
+        pending_text.clear()
+    item = classify(payload, part.data_type)
+    if isinstance(item, bytes):
+        return decoder.audio(item) if item else None
+    return decoder.control(item)
 
 
 def _service_failure(exc: ServiceError) -> TtsFailure:
@@ -214,10 +210,12 @@ class SageMakerBidiTts:
         client: Any = None,
         *,
         transport: HTTPClient | None = None,
+        runtime: Any = None,
     ):
         """`region` defaults to AWS_REGION, then AWS_DEFAULT_REGION, then the AWS profile's
         (for tools; the agent always passes its own). Test seams: `client` replaces the SDK
-        client (for stream payloads), `transport` only its HTTP transport."""
+        client (for stream payloads), `transport` only its HTTP transport, `runtime` the
+        botocore `sagemaker-runtime` client of `list_voices`."""
         if not endpoint_name:
             raise ValueError("TTS_ENDPOINT_NAME is empty")
         region = region or region_from_env() or _profile_region()
@@ -227,6 +225,7 @@ class SageMakerBidiTts:
         self.region = region
         self._client = client
         self._transport = transport
+        self._runtime = runtime
         # None with an injected client, which signs for itself.
         self._credentials = BotocoreCredentialsResolver(region) if client is None else None
         self._client_lock = asyncio.Lock()  # concurrent first invocations share one client
@@ -251,14 +250,7 @@ class SageMakerBidiTts:
             log.error("AWS credentials for SageMaker: %s", describe_error(exc), exc_info=exc)
             raise SdkCallError(describe_error(exc)) from exc
 
-    async def open_session(
-        self,
-        voice: str | None,
-        audio_format: str,
-        sample_rate: int,
-        word_timestamps: bool = False,
-        speed: float | None = None,
-    ) -> SageMakerTtsSession:
+    async def open_session(self, options: SessionOptions) -> SageMakerTtsSession:
         client = await self._get_client()
         identity = await self._signing_identity()
         request = InvokeEndpointWithBidirectionalStreamInput(endpoint_name=self.endpoint_name)
@@ -270,13 +262,32 @@ class SageMakerBidiTts:
             except SdkCallError as exc:
                 log.error("SageMaker request failed: %s", exc, exc_info=exc.__cause__)
                 raise
-        session = SageMakerTtsSession(stream, identity)
-        try:
-            await session.start(voice, audio_format, sample_rate, word_timestamps, speed)
-        except BaseException:
-            await session.aclose()
-            raise
-        return session
+        return await SageMakerTtsSession(stream, identity).started(options)
+
+    async def list_voices(self) -> VoiceList:
+        """The server's voice list through InvokeEndpoint (only /invocations is reachable on
+        SageMaker): the body `{"list": "voices"}` answers what `GET /voices` would."""
+
+        def invoke() -> Any:
+            response = self._runtime_client().invoke_endpoint(
+                EndpointName=self.endpoint_name,
+                ContentType="application/json",
+                Accept="application/json",
+                Body=json.dumps(LIST_VOICES_BODY).encode("utf-8"),
+            )
+            return json.loads(response["Body"].read())
+
+        return VoiceList.from_json(await asyncio.to_thread(invoke))
+
+    def _runtime_client(self) -> Any:
+        """botocore's `sagemaker-runtime` client (InvokeEndpoint), built once, on the same
+        credential chain; it honours AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME like any botocore
+        client."""
+        if self._runtime is None:
+            from botocore.session import Session
+
+            self._runtime = Session().create_client("sagemaker-runtime", region_name=self.region)
+        return self._runtime
 
     async def aclose(self) -> None:
         client, self._client = self._client, None

@@ -37,6 +37,7 @@ from smithy_core.interceptors import Interceptor, OutputContext
 from smithy_http.aio.interfaces import HTTPClient
 
 from .aws_credentials import BotocoreCredentialsResolver
+from .errors import describe_error
 
 BIDI_PORT = 8443  # from the service's endpoint rules, see the module docstring
 
@@ -115,25 +116,6 @@ async def build_sagemaker_client(
 class SdkCallError(Exception):
     """The SageMaker call could not start (its credentials, or the SDK failed in its own
     background task); the message describes it and `__cause__` is the real exception."""
-
-
-def describe_error(exc: BaseException) -> str:
-    """`Type: message`, followed by each cause in the chain (the SDK wraps transport errors)."""
-    parts = [f"{type(exc).__name__}: {exc}"]
-    seen = {id(exc)}
-    cause = _cause(exc)
-    while cause is not None and id(cause) not in seen and len(parts) < 5:
-        parts.append(f"caused by {type(cause).__name__}: {cause}")
-        seen.add(id(cause))
-        cause = _cause(cause)
-    return "; ".join(parts)
-
-
-def _cause(exc: BaseException) -> BaseException | None:
-    # What a traceback would print as "the above exception was the direct cause / during ...".
-    if exc.__cause__ is not None or exc.__suppress_context__:
-        return exc.__cause__
-    return exc.__context__
 
 
 _CURRENT_CALL: contextvars.ContextVar[SdkCall | None] = contextvars.ContextVar(

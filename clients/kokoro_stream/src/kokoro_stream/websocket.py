@@ -6,23 +6,20 @@ type tells them apart; no guessing is needed on this transport.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import urllib.parse
+import urllib.request
 from collections.abc import AsyncGenerator
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .base import (
-    FrameDecoder,
-    ProtocolMessages,
-    TtsConnectionLost,
-    TtsEvent,
-    TtsFailure,
-    TtsProtocolError,
-)
-from .messages import ServerMessageType
+from .base import FrameDecoder, ProtocolMessages, TtsConnectionLost
+from .events import SessionEnd, SessionOptions, TtsEvent, TtsFailure, TtsProtocolError
+from .voices import VoiceList
 
 CONNECT_TIMEOUT_S = 10.0
 WEBSOCKET_PATH = "/invocations-bidirectional-stream"
@@ -37,6 +34,13 @@ def bidi_url(url: str) -> str:
         raise ValueError(f"a Kokoro server URL must start with ws(s):// or http(s)://: {url!r}")
     url = url.rstrip("/")
     return url if url.endswith(WEBSOCKET_PATH) else url + WEBSOCKET_PATH
+
+
+def voices_url(url: str) -> str:
+    """`http(s)://host:port/voices` for a ws(s):// server URL (any path)."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return urllib.parse.urlunsplit((scheme, parts.netloc, "/voices", "", ""))
 
 
 class WebSocketTtsSession(ProtocolMessages):
@@ -63,7 +67,7 @@ class WebSocketTtsSession(ProtocolMessages):
                     continue
                 event = self._decoder.text(frame)
                 yield event
-                if event.type == ServerMessageType.SESSION_END:
+                if isinstance(event, SessionEnd):
                     self._ended = True
                     return
         except ConnectionClosed as exc:
@@ -86,24 +90,21 @@ class WebSocketTts:
             raise ValueError(f"TTS_URL must be a ws:// or wss:// URL, got {url!r}")
         self.url = url
 
-    async def open_session(
-        self,
-        voice: str | None,
-        audio_format: str,
-        sample_rate: int,
-        word_timestamps: bool = False,
-        speed: float | None = None,
-    ) -> WebSocketTtsSession:
+    async def open_session(self, options: SessionOptions) -> WebSocketTtsSession:
         ws = await connect(
             self.url, open_timeout=CONNECT_TIMEOUT_S, max_size=None, compression=None
         )
-        session = WebSocketTtsSession(ws)
-        try:
-            await session.start(voice, audio_format, sample_rate, word_timestamps, speed)
-        except BaseException:
-            await session.aclose()
-            raise
-        return session
+        return await WebSocketTtsSession(ws).started(options)
+
+    async def list_voices(self) -> VoiceList:
+        """The server's `GET /voices`, on the host and port of the WebSocket URL."""
+        url = voices_url(self.url)
+
+        def fetch() -> Any:
+            with urllib.request.urlopen(url, timeout=CONNECT_TIMEOUT_S) as response:  # noqa: S310
+                return json.load(response)
+
+        return VoiceList.from_json(await asyncio.to_thread(fetch))
 
     async def aclose(self) -> None:
         return None

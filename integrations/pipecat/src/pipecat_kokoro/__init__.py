@@ -6,7 +6,8 @@ Named apart from Pipecat's own `KokoroTTSService` (in-process Kokoro): these spe
 Kokoro server over its bidirectional session protocol (the `kokoro_stream` client).
 """
 
-from .service import KokoroErrorFrame, KokoroStreamTTSService, KokoroTTSSettings
+from .errors import KokoroErrorFrame
+from .service import KokoroStreamTTSService, KokoroTTSSettings
 from .services import KokoroSageMakerTTSService, KokoroWebSocketTTSService
 
 __all__ = [

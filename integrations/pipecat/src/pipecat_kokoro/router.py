@@ -20,15 +20,18 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from kokoro_stream import (
-    DEFAULT_SAMPLE_RATE,
     SERVER_SAMPLE_RATES,
+    Cancelled,
+    Flushed,
+    SentenceStart,
+    ServerError,
+    SessionOptions,
+    SynthesisComplete,
     TtsAudio,
-    TtsControl,
     TtsEvent,
     TtsProtocolError,
     TtsWords,
     control_message,
-    start_message,
     text_message,
 )
 from kokoro_stream.messages import BYTES_PER_SAMPLE
@@ -37,13 +40,14 @@ from kokoro_stream.spacing import spaced_words
 ProtocolViolation = TtsProtocolError
 Message = dict[str, object]
 
-Options = tuple[str | None, float | None]  # (voice, speed); None: the server's default
+# What a session of the service asks for when nothing else is said: pcm, words on.
+DEFAULT_OPTIONS = SessionOptions(word_timestamps=True)
 
 
 @dataclass
 class Turn:
     context_id: str
-    options: Options = (None, None)
+    options: SessionOptions  # its voice and speed; a `start` precedes it when they change
     unsent: list[str] = field(default_factory=list)  # text waiting for earlier turns
     sent_text: bool = False
     flush_requested: bool = False
@@ -54,11 +58,10 @@ class Turn:
 
 @dataclass
 class _Sentence:
-    index: int
+    start: SentenceStart
     turn: Turn | None  # None: a sentence of a dropped turn
     sample_rate: int
-    text: str = ""
-    received: int = 0
+    received: int = 0  # audio bytes so far
 
 
 # What the receive loop must do in Pipecat, in order.
@@ -82,46 +85,33 @@ class TurnFinished:
     context_id: str
 
 
-@dataclass(frozen=True)
-class ServerError:
-    """The server's `error`; a non-fatal one about a sentence carries its index and text."""
-
-    code: str
-    message: str
-    fatal: bool
-    index: int | None = None
-    text: str | None = None
-
-
+# A server `error` is passed on as kokoro_stream's `ServerError` (code, message, fatal, and
+# for a sentence it could not speak, its index and text).
 Action = PlayAudio | PlayWords | TurnFinished | ServerError
 
 
 class TurnRouter:
-    """One per session. `sample_rate` is what the server is asked for; voice and speed go
-    out in a `start` before the first text of a turn whose options differ from the last."""
+    """One per session. A turn's voice and speed (its `SessionOptions`) go out in a `start`
+    before its first text when they differ from the last `start`'s."""
 
-    def __init__(
-        self,
-        sample_rate: int = DEFAULT_SAMPLE_RATE,
-        *,
-        word_timestamps: bool = True,
-        session_options: Options | None = None,
-    ):
-        """`session_options`: what the session was opened with (its first `start`); None
-        when no `start` went out yet."""
-        self._sample_rate = sample_rate
-        self._word_timestamps = word_timestamps
-        self._session_options = session_options  # None: no `start` sent yet
+    def __init__(self, session: SessionOptions = DEFAULT_OPTIONS, *, opened: bool = False):
+        """`session`: what the session asks for (format, sample rate, words) and the options
+        of a turn given none; `opened`: the session was opened with them (its first `start`
+        went out), else the first turn's text is preceded by one."""
+        self._session = session
+        self._last_start = session if opened else None
         self._turns: deque[Turn] = deque()
         self._cancels_pending = 0
         self._sentence: _Sentence | None = None
 
     # ---- what the client sends ------------------------------------------------------------
 
-    def text(self, context_id: str, text: str, options: Options = (None, None)) -> list[Message]:
+    def text(
+        self, context_id: str, text: str, options: SessionOptions | None = None
+    ) -> list[Message]:
         """Accept text for a turn; returns the messages to send now (maybe none: it waits).
-        `options` count when the turn starts (its first text)."""
-        turn = self._open_turn(context_id, options)
+        `options` (None: the session's) count when the turn starts (its first text)."""
+        turn = self._open_turn(context_id, options or self._session)
         if self._is_sending(turn):
             return self._send_text(turn, [text])
         turn.unsent.append(text)
@@ -183,7 +173,7 @@ class TurnRouter:
     @property
     def sample_rate(self) -> int:
         """The rate the server was asked for."""
-        return self._sample_rate
+        return self._session.sample_rate
 
     @property
     def idle(self) -> bool:
@@ -193,64 +183,49 @@ class TurnRouter:
 
     def receive(self, event: TtsEvent) -> list[Action]:
         """One decoded event (kokoro_stream's FrameDecoder checked its shape already)."""
-        if isinstance(event, TtsAudio):
-            return self._audio(event.data)
-        if isinstance(event, TtsWords):
-            return self._words(event)
-        if not isinstance(event, TtsControl):
-            return []  # a TtsFailure is the service's to handle
-        kind = event.type
-        if kind == "sentence_start":
-            return self._sentence_start(event)
-        if kind == "synthesis_complete":
-            return self._synthesis_complete(event)
-        if kind == "flushed":
-            return self._flushed()
-        if kind == "cancelled":
-            if self._cancels_pending == 0:
-                raise ProtocolViolation("`cancelled` without a cancel")
-            self._cancels_pending -= 1
-            self._sentence = None
-            return []
-        if kind == "error":
-            message = event.message
-            index, text = message.get("index"), message.get("text")
-            return [
-                ServerError(
-                    str(message.get("code", "unknown")),
-                    str(message.get("message", "")),
-                    bool(message.get("fatal", False)),
-                    index if isinstance(index, int) else None,
-                    text if isinstance(text, str) else None,
-                )
-            ]
-        return []  # session_end, or a type from a newer protocol version
+        match event:
+            case TtsAudio():
+                return self._audio(event.data)
+            case TtsWords():
+                return self._words(event)
+            case SentenceStart():
+                return self._sentence_start(event)
+            case SynthesisComplete():
+                return self._synthesis_complete(event)
+            case Flushed():
+                return self._flushed()
+            case Cancelled():
+                if self._cancels_pending == 0:
+                    raise ProtocolViolation("`cancelled` without a cancel")
+                self._cancels_pending -= 1
+                self._sentence = None
+                return []
+            case ServerError():
+                return [event]
+        # session_end, a type from a newer protocol version; a TtsFailure is the service's.
+        return []
 
-    def _sentence_start(self, event: TtsControl) -> list[Action]:
-        message = event.message
+    def _sentence_start(self, event: SentenceStart) -> list[Action]:
         if self._sentence is not None and self._sentence.turn is not None:
             raise ProtocolViolation("sentence_start before the previous synthesis_complete")
-        if message.get("format", "pcm") != "pcm":
-            raise ProtocolViolation(f"asked for pcm, got {message.get('format')!r}")
-        rate = message.get("sample_rate")
-        if not isinstance(rate, int) or rate not in SERVER_SAMPLE_RATES:
+        if event.format not in (None, "pcm"):
+            raise ProtocolViolation(f"asked for pcm, got {event.format!r}")
+        rate = event.sample_rate
+        if rate is None or rate not in SERVER_SAMPLE_RATES:
             raise ProtocolViolation(f"unexpected sample_rate {rate!r}")
         turn = None if self._cancels_pending else self._head_turn()
-        text = message.get("text")
-        self._sentence = _Sentence(
-            int(message.get("index", -1)), turn, rate, text if isinstance(text, str) else ""
-        )
+        self._sentence = _Sentence(event, turn, rate)
         return []
 
     def _words(self, event: TtsWords) -> list[Action]:
         sentence = self._sentence
         if sentence is None or sentence.turn is None or sentence.turn.discard:
             return []
-        if event.index != sentence.index:
-            raise ProtocolViolation(f"words for sentence {event.index}, not {sentence.index}")
+        if event.index != sentence.start.index:
+            raise ProtocolViolation(f"words for sentence {event.index}, not {sentence.start.index}")
         turn = sentence.turn
         texts = spaced_words(
-            sentence.text, [w.text for w in event.words], continues=turn.audio_s > 0
+            sentence.start.text, [w.text for w in event.words], continues=turn.audio_s > 0
         )
         offset = turn.audio_s
         timed = [(t, offset + w.start_ms / 1000.0) for t, w in zip(texts, event.words, strict=True)]
@@ -267,17 +242,16 @@ class TurnRouter:
             return []
         return [PlayAudio(sentence.turn.context_id, data, sentence.sample_rate)]
 
-    def _synthesis_complete(self, event: TtsControl) -> list[Action]:
+    def _synthesis_complete(self, event: SynthesisComplete) -> list[Action]:
         sentence, self._sentence = self._sentence, None
         if sentence is None:
             if self._cancels_pending:
                 return []
             raise ProtocolViolation("synthesis_complete without sentence_start")
-        reported = event.message.get("audio_bytes")
-        if reported != sentence.received:
+        if event.audio_bytes != sentence.received:
             raise ProtocolViolation(
-                f"sentence {sentence.index}: server reported {reported} audio bytes, "
-                f"{sentence.received} arrived"
+                f"sentence {sentence.start.index}: server reported {event.audio_bytes} audio "
+                f"bytes, {sentence.received} arrived"
             )
         if sentence.turn is not None:
             sentence.turn.audio_s += sentence.received / (BYTES_PER_SAMPLE * sentence.sample_rate)
@@ -302,7 +276,7 @@ class TurnRouter:
                 return turn
         return None
 
-    def _open_turn(self, context_id: str, options: Options) -> Turn:
+    def _open_turn(self, context_id: str, options: SessionOptions) -> Turn:
         turn = self._find_open(context_id)
         if turn is None:
             turn = Turn(context_id, options)
@@ -311,10 +285,9 @@ class TurnRouter:
 
     def _send_text(self, turn: Turn, texts: list[str]) -> list[Message]:
         out: list[Message] = []
-        if not turn.sent_text and turn.options != self._session_options:
-            voice, speed = turn.options
-            out.append(start_message(voice, "pcm", self._sample_rate, self._word_timestamps, speed))
-            self._session_options = turn.options
+        if not turn.sent_text and turn.options != self._last_start:
+            out.append(turn.options.start_message())
+            self._last_start = turn.options
         out.extend(text_message(t) for t in texts)
         turn.sent_text = True
         return out

@@ -35,11 +35,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kokoro_stream import (
+    ServerError,
+    SessionOptions,
     TtsConnectionLost,
     TtsFailure,
     TtsProtocolError,
     TtsSession,
     TtsTransport,
+    describe_error,
     server_sample_rate,
 )
 from kokoro_stream.messages import keepalive_message
@@ -49,7 +52,6 @@ from pipecat.audio.utils import create_stream_resampler
 from pipecat.frames.frames import (
     CancelFrame,
     EndFrame,
-    ErrorFrame,
     Frame,
     StartFrame,
     TTSAudioRawFrame,
@@ -61,101 +63,29 @@ from pipecat.utils.errors import ErrorCategory
 from pipecat.utils.tracing.service_decorators import traced_tts
 from pipecat.utils.types import NOT_GIVEN, NotGiven
 
-from .router import PlayAudio, PlayWords, ServerError, TurnFinished, TurnRouter
+from .errors import failure_category, open_failure_category, server_error_frame
+from .router import Action, PlayAudio, PlayWords, TurnFinished, TurnRouter
 
 # `type: ignore[no-untyped-call]` below: Pipecat leaves those methods unannotated.
-
-# Server error codes (docs/protocol.md) by what they say about whom.
-_APPLICATION_CODES = frozenset(
-    {
-        "invalid_json",
-        "unknown_type",
-        "missing_text",
-        "text_too_long",
-        "frame_too_large",
-        "unknown_voice",
-        "bad_parameter",
-    }
-)
-_CATEGORY = {
-    **dict.fromkeys(_APPLICATION_CODES, ErrorCategory.APPLICATION),
-    "queue_full": ErrorCategory.RATE_LIMIT,
-    "busy": ErrorCategory.RATE_LIMIT,
-    "internal": ErrorCategory.SERVER,
-    "not_ready": ErrorCategory.SERVER,
-    "idle_timeout": ErrorCategory.CONNECTIVITY,
-}
-
-
-# kokoro_stream's TtsFailure codes: what ended the session.
-_FAILURE_CATEGORY = {
-    "tts_disconnected": ErrorCategory.CONNECTIVITY,
-    "tts_unavailable": ErrorCategory.CONNECTIVITY,
-    "tts_protocol": ErrorCategory.SERVER,
-    "tts_model_stream_error": ErrorCategory.SERVER,
-    "tts_internal_stream_failure": ErrorCategory.SERVER,
-    "tts_service_error": ErrorCategory.SERVER,
-}
-# Exceptions opening a session, by class name anywhere in the cause chain (so this module
-# imports no AWS package): credentials, permissions, the endpoint, the network.
-_OPEN_CATEGORY = {
-    "AwsCredentialsError": ErrorCategory.AUTHENTICATION,
-    "NoCredentialsError": ErrorCategory.AUTHENTICATION,
-    "AccessDeniedException": ErrorCategory.AUTHORIZATION,
-    "ValidationError": ErrorCategory.INVALID_REQUEST,
-    "ModelError": ErrorCategory.SERVER,
-    "ServiceUnavailable": ErrorCategory.SERVER,
-    "InvalidStatus": ErrorCategory.CONNECTIVITY,
-    "TimeoutError": ErrorCategory.CONNECTIVITY,
-    "OSError": ErrorCategory.CONNECTIVITY,
-    "ConnectionError": ErrorCategory.CONNECTIVITY,
-}
-
-
-def open_failure_category(exc: BaseException) -> ErrorCategory:
-    """The category of the first exception in the chain whose class (or a base) is known."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        for cls in type(current).__mro__:
-            if cls.__name__ in _OPEN_CATEGORY:
-                return _OPEN_CATEGORY[cls.__name__]
-        current = current.__cause__ or current.__context__
-    return ErrorCategory.UNKNOWN
-
-
-def describe(exc: BaseException) -> str:
-    """`Type: message`, then each cause (transports wrap the real error)."""
-    parts = [f"{type(exc).__name__}: {exc}"]
-    seen = {id(exc)}
-    cause = exc.__cause__ or exc.__context__
-    while cause is not None and id(cause) not in seen and len(parts) < 4:
-        parts.append(f"caused by {type(cause).__name__}: {cause}")
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return "; ".join(parts)
-
-
-@dataclass
-class KokoroErrorFrame(ErrorFrame):
-    """An `error` the Kokoro server sent: `code` as the server named it, `error` its message.
-
-    Bad input is reported as APPLICATION (not permanent: the service keeps working, as the
-    server's session does); a fatal server error ends the session, which then reconnects."""
-
-    code: str = ""
-    server_fatal: bool = False
-    sentence_index: int | None = None
-    sentence_text: str | None = None
 
 
 @dataclass
 class KokoroTTSSettings(TTSSettings):
     """Runtime-updatable settings: `voice` (e.g. `af_heart`, `jf_alpha`; its first letter
-    picks the language) and `speed` (0.5-2.0). Both apply from the next turn on."""
+    picks the language; or a blend, `jf_alpha:2+jf_nezumi:1`) and `speed` (0.5-2.0). Both
+    apply from the next turn on."""
 
     speed: float | NotGiven | None = field(default_factory=lambda: NOT_GIVEN)
+
+    @classmethod
+    def of(
+        cls, voice: str | None, speed: float | None, update: KokoroTTSSettings | None
+    ) -> KokoroTTSSettings:
+        """The service's settings: its `voice` and `speed` arguments, then `update` over them."""
+        store = cls(model="kokoro-82m", voice=voice, language=None, speed=speed)
+        if update is not None:
+            store.apply_update(update)
+        return store
 
 
 class KokoroStreamTTSService(TTSService):
@@ -187,7 +117,8 @@ class KokoroStreamTTSService(TTSService):
             transport: opens sessions (`kokoro_stream.websocket.WebSocketTts`,
                 `kokoro_stream.sagemaker.SageMakerBidiTts`).
             description: names the transport's target in errors and logs.
-            voice: voice id; None uses the server's default voice.
+            voice: voice id, or a blend `name:weight+name:weight` (at most 4 voices of one
+                language); None uses the server's default voice.
             speed: speech rate 0.5-2.0; None uses the server's default (1.0).
             sample_rate: output rate; None uses the pipeline's (`audio_out_sample_rate`).
             word_timestamps: ask for v1.1 `words` (a v1 server ignores it; Pipecat then
@@ -199,9 +130,6 @@ class KokoroStreamTTSService(TTSService):
             settings: a `KokoroTTSSettings` overriding voice/speed.
             **kwargs: passed to Pipecat's `TTSService`.
         """
-        store = KokoroTTSSettings(model="kokoro-82m", voice=voice, language=None, speed=speed)
-        if settings is not None:
-            store.apply_update(settings)
         kwargs.setdefault("text_aggregation_mode", TextAggregationMode.TOKEN)
         # Turns end on the server's `flushed`; the timeout is only a safety net, longer than
         # one slow sentence on CPU so a pause between sentences never ends a turn early.
@@ -212,25 +140,29 @@ class KokoroStreamTTSService(TTSService):
             push_start_frame=True,
             push_stop_frames=False,
             pause_frame_processing=False,
-            settings=store,
+            settings=KokoroTTSSettings.of(voice, speed, settings),
             **kwargs,
         )
         self._transport = transport
         self._description = description or getattr(transport, "name", "Kokoro")
         self._word_timestamps = word_timestamps
         self._keepalive_s = keepalive_s
-        self._keepalive_task: asyncio.Task[None] | None = None
-        self._last_sent = time.monotonic()
-        # Its own stream resampler (not the base class's), flushed at the end of every turn.
-        self._turn_resampler = create_stream_resampler()
         self._reconnect_attempts = reconnect_attempts
         self._reconnect_backoff_s = reconnect_backoff_s
+        self._init_session_state()
+
+    def _init_session_state(self) -> None:
+        """The session's moving parts: none open yet, nothing sent."""
         self._router = TurnRouter()
         self._connection: TtsSession | None = None
         self._receive_task: asyncio.Task[None] | None = None
         self._reconnect_task: asyncio.Task[None] | None = None
+        self._keepalive_task: asyncio.Task[None] | None = None
+        self._last_sent = time.monotonic()
         self._connect_lock = asyncio.Lock()
         self._send_lock = asyncio.Lock()
+        # Its own stream resampler (not the base class's), flushed at the end of every turn.
+        self._turn_resampler = create_stream_resampler()
         self._disconnecting = False
         self._failed_turn: str | None = None  # the turn whose connect attempt failed
 
@@ -273,7 +205,7 @@ class KokoroStreamTTSService(TTSService):
             logger.debug(f"{self}: not connected, not speaking [{text}]")
             yield None
             return
-        options = self._voice_options()
+        options = self._session_options()
         await self._send(lambda: self._router.text(context_id, text, options))
         await self.start_tts_usage_metrics(text)
         yield None  # audio arrives on the receive task
@@ -306,10 +238,17 @@ class KokoroStreamTTSService(TTSService):
 
     # ---- the session --------------------------------------------------------------------
 
-    def _voice_options(self) -> tuple[str | None, float | None]:
+    def _session_options(self) -> SessionOptions:
+        """What a session (or a turn) asks for now: the settings' voice and speed, pcm at
+        the server's rate nearest the pipeline's."""
         voice = self._settings.voice if isinstance(self._settings.voice, str) else None
         speed = self._settings.speed
-        return voice, float(speed) if isinstance(speed, int | float) else None
+        return SessionOptions(
+            voice=voice,
+            sample_rate=server_sample_rate(self.sample_rate),
+            word_timestamps=self._word_timestamps,
+            speed=float(speed) if isinstance(speed, int | float) else None,
+        )
 
     async def _connect_for_turn(self, context_id: str) -> bool:
         """At most one attempt per turn (not one per token), reported once."""
@@ -324,23 +263,19 @@ class KokoroStreamTTSService(TTSService):
         async with self._connect_lock:
             if self._connection is not None:
                 return True
-            rate = server_sample_rate(self.sample_rate)
-            options = self._voice_options()
+            options = self._session_options()
             try:
-                connection = await self._transport.open_session(
-                    options[0], "pcm", rate, self._word_timestamps, options[1]
-                )
+                connection = await self._transport.open_session(options)
             except Exception as exc:
                 if report:
                     await self._report_error(
-                        f"cannot open a Kokoro session on {self._description}: {describe(exc)}",
+                        f"cannot open a Kokoro session on {self._description}: "
+                        f"{describe_error(exc)}",
                         open_failure_category(exc),
                         exc,
                     )
                 return False
-            self._router = TurnRouter(
-                rate, word_timestamps=self._word_timestamps, session_options=options
-            )
+            self._router = TurnRouter(options, opened=True)
             self._connection = connection
             self._last_sent = time.monotonic()
             self._receive_task = self.create_task(self._receive(connection), name="kokoro-recv")
@@ -381,7 +316,7 @@ class KokoroStreamTTSService(TTSService):
         try:
             async for event in connection.events():
                 if isinstance(event, TtsFailure):
-                    category = _FAILURE_CATEGORY.get(event.code, ErrorCategory.UNKNOWN)
+                    category = failure_category(event.code)
                     await self._lost(connection, f"{event.code}: {event.message}", category)
                     return
                 for action in self._router.receive(event):
@@ -389,7 +324,7 @@ class KokoroStreamTTSService(TTSService):
         except TtsProtocolError as exc:
             await self._lost(connection, f"protocol violation: {exc}", ErrorCategory.SERVER)
 
-    async def _apply(self, action: PlayAudio | PlayWords | TurnFinished | ServerError) -> None:
+    async def _apply(self, action: Action) -> None:
         match action:
             case PlayAudio(context_id, data, rate):
                 if rate != self.sample_rate:
@@ -412,20 +347,9 @@ class KokoroStreamTTSService(TTSService):
                     )
             case TurnFinished(context_id):
                 await self._end_turn(context_id)
-            case ServerError(code, message, fatal, index, text):
-                where = f" in sentence {index} ({text!r})" if index is not None else ""
-                error = f"Kokoro TTS error {code}{where}: {message}"
-                logger.warning(f"{self}: {error}")
-                await self.push_error_frame(
-                    KokoroErrorFrame(
-                        error=error,
-                        code=code,
-                        server_fatal=fatal,
-                        sentence_index=index,
-                        sentence_text=text,
-                        category=_CATEGORY.get(code, ErrorCategory.UNKNOWN),
-                    )
-                )
+            case ServerError():
+                logger.warning(f"{self}: {action.describe()}")
+                await self.push_error_frame(server_error_frame(action))
 
     async def _end_turn(self, context_id: str) -> None:
         if self.sample_rate != self._router.sample_rate:

@@ -24,18 +24,17 @@ import asyncio
 import contextlib
 import time
 import weakref
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from kokoro_stream import (
     SERVER_SAMPLE_RATES,
     SPEED_RANGE,
-    TtsAudio,
-    TtsControl,
-    TtsFailure,
     TtsSession,
     TtsTransport,
-    TtsWords,
+    describe_error,
 )
+from kokoro_stream import events as tts_events
 from kokoro_stream.messages import BYTES_PER_SAMPLE
 from kokoro_stream.spacing import spaced_words
 from kokoro_stream.websocket import WebSocketTts, bidi_url
@@ -68,7 +67,8 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
         Args:
             transport: opens sessions (`kokoro_stream.websocket.WebSocketTts`,
                 `kokoro_stream.sagemaker.SageMakerBidiTts`).
-            voice: voice id (e.g. `af_heart`, `jf_alpha`); None: the server's default.
+            voice: voice id (e.g. `af_heart`, `jf_alpha`) or a blend `name:weight+name:weight`
+                (`jf_alpha:2+jf_nezumi:1`, at most 4 voices); None: the server's default.
             speed: 0.5-2.0; None: the server's default (1.0).
             sample_rate: one the server produces (8000, 16000, 22050, 24000).
             word_timestamps: ask for v1.1 `words` (aligned transcripts).
@@ -83,9 +83,10 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
             num_channels=1,
         )
         self._transport = transport
-        self._voice = voice
-        self._speed = speed
-        self._word_timestamps = word_timestamps
+        # What every stream's session is opened with (update_options changes it).
+        self._options = tts_events.SessionOptions(
+            voice=voice, sample_rate=sample_rate, word_timestamps=word_timestamps, speed=speed
+        )
         self.description = description or getattr(transport, "name", "Kokoro")
         self._streams: weakref.WeakSet[SynthesizeStream] = weakref.WeakSet()
 
@@ -125,10 +126,11 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
     def update_options(self, *, voice: str | None = None, speed: float | None = None) -> None:
         """From the next stream on."""
         _check_speed(speed)
-        if voice is not None:
-            self._voice = voice
-        if speed is not None:
-            self._speed = speed
+        self._options = replace(
+            self._options,
+            voice=self._options.voice if voice is None else voice,
+            speed=self._options.speed if speed is None else speed,
+        )
 
     def synthesize(
         self, text: str, *, conn_options: APIConnectOptions = DEFAULT_API_CONNECT_OPTIONS
@@ -148,18 +150,24 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
         self._streams.clear()
         await self._transport.aclose()
 
-    async def _open_session(self) -> TtsSession:
+    async def _open_session(
+        self, emitter: tts.AudioEmitter, *, stream: bool
+    ) -> tuple[str, TtsSession]:
+        """`emitter` set up for this TTS's audio, and a session open: the request's id and
+        the session (APIConnectionError if it cannot open: LiveKit retries)."""
+        request_id = utils.shortuuid()
+        emitter.initialize(
+            request_id=request_id,
+            sample_rate=self.sample_rate,
+            num_channels=1,
+            mime_type="audio/pcm",
+            stream=stream,
+        )
         try:
-            return await self._transport.open_session(
-                self._voice,
-                "pcm",
-                self.sample_rate,
-                word_timestamps=self._word_timestamps,
-                speed=self._speed,
-            )
+            return request_id, await self._transport.open_session(self._options)
         except Exception as exc:
             raise APIConnectionError(
-                f"cannot open a Kokoro session on {self.description}: {_describe(exc)}"
+                f"cannot open a Kokoro session on {self.description}: {describe_error(exc)}"
             ) from exc
 
 
@@ -171,14 +179,7 @@ class ChunkedStream(tts.ChunkedStream):
         self._kokoro = tts
 
     async def _run(self, output_emitter: tts.AudioEmitter) -> None:
-        request_id = utils.shortuuid()
-        output_emitter.initialize(
-            request_id=request_id,
-            sample_rate=self._kokoro.sample_rate,
-            num_channels=1,
-            mime_type="audio/pcm",
-        )
-        session = await self._kokoro._open_session()
+        _, session = await self._kokoro._open_session(output_emitter, stream=False)
         try:
             await session.send_text(self.input_text)
             await session.close()
@@ -195,15 +196,7 @@ class SynthesizeStream(tts.SynthesizeStream):
         self._kokoro = tts
 
     async def _run(self, output_emitter: tts.AudioEmitter) -> None:
-        request_id = utils.shortuuid()
-        output_emitter.initialize(
-            request_id=request_id,
-            sample_rate=self._kokoro.sample_rate,
-            num_channels=1,
-            mime_type="audio/pcm",
-            stream=True,
-        )
-        session = await self._kokoro._open_session()
+        request_id, session = await self._kokoro._open_session(output_emitter, stream=True)
         sender = asyncio.create_task(self._send_input(session), name="kokoro-send")
         ended = False
         try:
@@ -240,64 +233,70 @@ async def _play(
     kokoro: TTS, session: TtsSession, emitter: tts.AudioEmitter, *, segment_id: str | None
 ) -> None:
     """Audio and aligned words of the session into `emitter` until `session_end`."""
-    rate = kokoro.sample_rate
+    clock = _StreamClock(kokoro.sample_rate)
     started = False
-    offset_s = 0.0  # the stream's audio before the current sentence
-    sentence_text = ""
     async for event in session.events():
-        if isinstance(event, TtsFailure):
-            raise APIConnectionError(f"Kokoro session on {kokoro.description}: {event.message}")
-        if isinstance(event, TtsAudio):
-            emitter.push(event.data)
-            continue
-        if isinstance(event, TtsWords):
-            texts = spaced_words(
-                sentence_text, [w.text for w in event.words], continues=offset_s > 0
-            )
-            emitter.push_timed_transcript(
-                [
-                    TimedString(
-                        text,
-                        start_time=offset_s + w.start_ms / 1000.0,
-                        end_time=offset_s + w.end_ms / 1000.0,
-                    )
-                    for text, w in zip(texts, event.words, strict=True)
-                ]
-            )
-            continue
-        message = event.message
-        match event.type:
-            case "sentence_start":
+        match event:
+            case tts_events.TtsAudio():
+                emitter.push(event.data)
+            case tts_events.TtsWords():
+                emitter.push_timed_transcript(clock.timed(event))
+            case tts_events.SentenceStart():
                 if segment_id is not None and not started:
                     emitter.start_segment(segment_id=segment_id)
                 started = True
-                sentence_text = str(message.get("text", ""))
-            case "synthesis_complete":
-                audio_bytes = message.get("audio_bytes")
-                if isinstance(audio_bytes, int):
-                    offset_s += audio_bytes / (BYTES_PER_SAMPLE * rate)
-            case "error":
+                clock.sentence_start(event)
+            case tts_events.SynthesisComplete():
+                clock.synthesis_complete(event)
+            case tts_events.ServerError():
                 _server_error(kokoro, event)
-            case "session_end":
+            case tts_events.SessionEnd():
                 return
+            case tts_events.TtsFailure():
+                raise APIConnectionError(f"Kokoro session on {kokoro.description}: {event.message}")
     raise APIConnectionError(f"Kokoro session on {kokoro.description} ended before session_end")
 
 
-def _server_error(kokoro: TTS, event: TtsControl) -> None:
-    message = event.message
-    code, text, index = message.get("code"), message.get("text"), message.get("index")
-    where = f" in sentence {index} ({text!r})" if index is not None else ""
-    error = f"Kokoro TTS error {code}{where}: {message.get('message', '')}"
-    if message.get("fatal"):
-        raise APIError(error, body=message, retryable=False)
+class _StreamClock:
+    """Times the server's words on the stream's audio: each sentence's words shifted by the
+    audio before it, spaced as the sentence is written."""
+
+    def __init__(self, sample_rate: int) -> None:
+        self._sample_rate = sample_rate
+        self._offset_s = 0.0  # the stream's audio before the current sentence
+        self._sentence_text = ""
+
+    def sentence_start(self, event: tts_events.SentenceStart) -> None:
+        self._sentence_text = event.text
+
+    def synthesis_complete(self, event: tts_events.SynthesisComplete) -> None:
+        self._offset_s += event.audio_bytes / (BYTES_PER_SAMPLE * self._sample_rate)
+
+    def timed(self, event: tts_events.TtsWords) -> list[TimedString]:
+        offset = self._offset_s
+        texts = spaced_words(
+            self._sentence_text, [w.text for w in event.words], continues=offset > 0
+        )
+        return [
+            TimedString(
+                text, start_time=offset + w.start_ms / 1000.0, end_time=offset + w.end_ms / 1000.0
+            )
+            for text, w in zip(texts, event.words, strict=True)
+        ]
+
+
+def _server_error(kokoro: TTS, error: tts_events.ServerError) -> None:
+    described = error.describe()
+    if error.fatal:
+        raise APIError(described, body=error.raw, retryable=False)
     # The session goes on; the sentence is reported, not dropped silently.
-    logger.warning(error, extra={"kokoro_error": message})
+    logger.warning(described, extra={"kokoro_error": error.raw})
     kokoro.emit(
         "error",
         tts.TTSError(
             timestamp=time.time(),
             label=kokoro.label,
-            error=APIError(error, body=message, retryable=False),
+            error=APIError(described, body=error.raw, retryable=False),
             recoverable=True,
         ),
     )
@@ -307,11 +306,3 @@ def _check_speed(speed: float | None) -> None:
     low, high = SPEED_RANGE
     if speed is not None and not low <= speed <= high:
         raise ValueError(f"speed must be within {low}-{high}, got {speed}")
-
-
-def _describe(exc: BaseException) -> str:
-    parts = [f"{type(exc).__name__}: {exc}"]
-    cause = exc.__cause__ or exc.__context__
-    if cause is not None:
-        parts.append(f"caused by {type(cause).__name__}: {cause}")
-    return "; ".join(parts)
