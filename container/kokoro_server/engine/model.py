@@ -87,6 +87,28 @@ def load_with_durations(path: Path) -> tuple[bytes | str, str | None, str | None
         return str(path), None, f"cannot read the graph with onnx: {type(exc).__name__}: {exc}"
 
 
+def _load_voices(
+    settings: Settings, files: ModelFiles
+) -> tuple[dict[str, np.ndarray], frozenset[str]]:
+    """The official voice file's voices, then a deployment's own (engine/user_voices.py):
+    blends and sessions use them alike. Also the names of the latter."""
+    with np.load(files.voices) as npz:
+        voices: dict[str, np.ndarray] = {k: np.asarray(npz[k]) for k in npz.files}
+    if not voices:
+        raise RuntimeError(f"voice file {files.voices} holds no voices")
+    user = load_user_voices(settings.user_voices_dir, voices)
+    voices.update(user)
+    return voices, frozenset(user)
+
+
+def _inference_session(settings: Settings, model: str | bytes) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    if settings.intra_op_threads > 0:
+        options.intra_op_num_threads = settings.intra_op_threads
+    options.log_severity_level = settings.ort_log_level
+    return ort.InferenceSession(model, sess_options=options, providers=choose_providers(settings))
+
+
 class KokoroEngine:
     """Loads the model once; `synthesize` is safe to call from several threads."""
 
@@ -101,21 +123,9 @@ class KokoroEngine:
         self.files = files
         self.phonemize = phonemize
         self.vocab = files.vocab
-        with np.load(files.voices) as npz:
-            self.voices: dict[str, np.ndarray] = {k: np.asarray(npz[k]) for k in npz.files}
-        if not self.voices:
-            raise RuntimeError(f"voice file {files.voices} holds no voices")
-        # A deployment's own voices (engine/user_voices.py): blends and sessions use them alike.
-        user = load_user_voices(settings.user_voices_dir, self.voices)
-        self.user_voices: frozenset[str] = frozenset(user)
-        self.voices.update(user)
+        self.voices, self.user_voices = _load_voices(settings, files)
         self.default_voice = settings.default_voice or next(iter(self.voices))
         self.blends.resolve(self.default_voice)  # a voice or a blend of loaded voices
-
-        options = ort.SessionOptions()
-        if settings.intra_op_threads > 0:
-            options.intra_op_num_threads = settings.intra_op_threads
-        options.log_severity_level = settings.ort_log_level
         started = time.perf_counter()
         if word_timestamps:
             model, self.durations_output, self.durations_missing = load_with_durations(files.model)
@@ -125,9 +135,7 @@ class KokoroEngine:
                 None,
                 "turned off when the engine was built",
             )
-        self.session = ort.InferenceSession(
-            model, sess_options=options, providers=choose_providers(settings)
-        )
+        self.session = _inference_session(settings, model)
         del model
         self.providers: list[str] = list(self.session.get_providers())
         require_provider(settings, self.providers)
@@ -135,23 +143,26 @@ class KokoroEngine:
         inputs = {i.name for i in self.session.get_inputs()}
         # kokoro-onnx exports call the token input "tokens", onnx-community's "input_ids".
         self._token_input = "tokens" if "tokens" in inputs else "input_ids"
+        self._log_loaded(round((time.perf_counter() - started) * 1000, 1))
+        if word_timestamps and self.durations_missing:
+            self._no_word_timestamps(self.durations_missing)
+
+    def _log_loaded(self, load_ms: float) -> None:
         log.info(
             "model loaded",
             extra={
                 "fields": {
-                    "model": str(files.model),
-                    "source": files.source,
+                    "model": str(self.files.model),
+                    "source": self.files.source,
                     "providers": self.providers,
                     "provider": self.provider,
                     "voices": len(self.voices),
                     "user_voices": len(self.user_voices),
                     "durations_output": self.durations_output,
-                    "load_ms": round((time.perf_counter() - started) * 1000, 1),
+                    "load_ms": load_ms,
                 }
             },
         )
-        if word_timestamps and self.durations_missing:
-            self._no_word_timestamps(self.durations_missing)
 
     @property
     def provider(self) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -95,17 +95,13 @@ class Pacing:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Pacing:
-        return cls(
-            enabled=settings.pacing,
-            threshold_dbfs=settings.trim_threshold_dbfs,
-            window_ms=settings.trim_window_ms,
-            lead_ms=settings.trim_lead_ms,
-            tail_ms=settings.trim_tail_ms,
-            fade_ms=settings.trim_fade_ms,
-            release_dbfs=settings.trim_release_dbfs,
-            release_ms=settings.trim_release_ms,
-            pauses_ms=_pauses(settings),
-        )
+        # Every other field is a trimming setting: `trim_<field>` (KOKORO_TRIM_<FIELD>).
+        trim = {
+            name: getattr(settings, f"trim_{name}")
+            for name in (f.name for f in fields(cls))
+            if name not in ("enabled", "pauses_ms")
+        }
+        return cls(enabled=settings.pacing, pauses_ms=_pauses(settings), **trim)
 
     def pause_ms(self, ending: str, scale: float = 1.0) -> float:
         if ending not in self.pauses_ms:
@@ -207,6 +203,39 @@ def pace(
         raise ValueError(f"calls of {sum(lengths)} samples for {audio.size} samples of audio")
     if len(joins) != len(lengths) - 1:
         raise ValueError(f"{len(joins)} joins for {len(lengths)} calls")
+    trimmed = _trim_calls(audio, lengths, joins, pacing, scale)
+    kept = trimmed.kept
+    moved = None if words is None else tuple(_move(w, kept) for w in words)
+    if not any(span.length for span in kept):
+        # Nothing audible (e.g. a piece with no phonemes): no pause either, so the piece
+        # stays empty and the session reports it as having nothing to say.
+        empty = np.zeros(0, np.float32)
+        return Paced(empty, moved, lead_cut_ms=0.0, pause_ms=0.0, cut_peak_dbfs=trimmed.cut_peak)
+    pause = _samples(pause_ms)
+    pause += -(trimmed.length + pause) % _SAMPLES_PER_MS  # a whole number of milliseconds
+    parts = [*trimmed.parts, np.zeros(pause, np.float32)]
+    paced = np.concatenate(parts).astype(np.float32, copy=False)
+    return Paced(
+        paced,
+        moved,
+        lead_cut_ms=1000.0 * kept[0].source / SAMPLE_RATE,
+        pause_ms=1000.0 * pause / SAMPLE_RATE,
+        cut_peak_dbfs=trimmed.cut_peak,
+    )
+
+
+@dataclass(frozen=True)
+class _Trimmed:
+    parts: list[np.ndarray]  # each call's kept audio, with the pause of its join after it
+    kept: list[_Kept]
+    length: int  # samples in parts
+    cut_peak: float  # dBFS of the loudest sample cut
+
+
+def _trim_calls(
+    audio: np.ndarray, lengths: Sequence[int], joins: Sequence[str], pacing: Pacing, scale: float
+) -> _Trimmed:
+    """Each call trimmed to its audible span (plus margins, faded), joined by its pause."""
     window = max(1, _samples(pacing.window_ms))
     lead, tail, fade = _samples(pacing.lead_ms), _samples(pacing.tail_ms), _samples(pacing.fade_ms)
     reach = _samples(pacing.release_ms)
@@ -232,23 +261,7 @@ def pace(
             parts.append(np.zeros(gap, np.float32))
             position += gap
         call_start += length
-    moved = None if words is None else tuple(_move(w, kept) for w in words)
-    if not any(span.length for span in kept):
-        # Nothing audible (e.g. a piece with no phonemes): no pause either, so the piece
-        # stays empty and the session reports it as having nothing to say.
-        empty = np.zeros(0, np.float32)
-        return Paced(empty, moved, lead_cut_ms=0.0, pause_ms=0.0, cut_peak_dbfs=_peak_dbfs(cut))
-    pause = _samples(pause_ms)
-    pause += -(position + pause) % _SAMPLES_PER_MS  # a whole number of milliseconds
-    parts.append(np.zeros(pause, np.float32))
-    paced = np.concatenate(parts).astype(np.float32, copy=False)
-    return Paced(
-        paced,
-        moved,
-        lead_cut_ms=1000.0 * kept[0].source / SAMPLE_RATE,
-        pause_ms=1000.0 * pause / SAMPLE_RATE,
-        cut_peak_dbfs=_peak_dbfs(cut),
-    )
+    return _Trimmed(parts, kept, position, _peak_dbfs(cut))
 
 
 def _map(sample: int, kept: Sequence[_Kept]) -> int:

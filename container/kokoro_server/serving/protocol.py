@@ -122,16 +122,19 @@ def _finite(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _speed(obj: dict[str, Any]) -> float | None:
-    speed = obj.get("speed")
-    if speed is None:
+def _number_field(obj: dict[str, Any], key: str, low: float, high: float) -> float | None:
+    """`obj[key]`: None when it is absent, else a finite number in [low, high]."""
+    value = obj.get(key)
+    if value is None:
         return None
-    number = _finite(speed)
-    if number is None or not MIN_SPEED <= number <= MAX_SPEED:
-        raise ProtocolError(
-            "bad_parameter", f"speed must be a number between {MIN_SPEED} and {MAX_SPEED}"
-        )
+    number = _finite(value)
+    if number is None or not low <= number <= high:
+        raise ProtocolError("bad_parameter", f"{key} must be a number between {low} and {high}")
     return number
+
+
+def _speed(obj: dict[str, Any]) -> float | None:
+    return _number_field(obj, "speed", MIN_SPEED, MAX_SPEED)
 
 
 def _format(obj: dict[str, Any]) -> str | None:
@@ -143,24 +146,24 @@ def _format(obj: dict[str, Any]) -> str | None:
     return str(fmt)
 
 
-def _sample_rate(obj: dict[str, Any]) -> int | None:
-    rate = obj.get("sample_rate")
-    if rate is None:
+def _int_of(obj: dict[str, Any], key: str, allowed: tuple[int, ...], shown: str) -> int | None:
+    """An optional field that must be one of a few integers (a bool is not one, though
+    Python compares True == 1)."""
+    value = obj.get(key)
+    if value is None:
         return None
-    if isinstance(rate, bool) or rate not in SAMPLE_RATES:
-        allowed = ", ".join(str(r) for r in SAMPLE_RATES)
-        raise ProtocolError("bad_parameter", f"sample_rate must be one of {allowed}")
-    return int(rate)
+    if isinstance(value, bool) or value not in allowed:
+        raise ProtocolError("bad_parameter", f"{key} must be one of {shown}")
+    return int(value)
+
+
+def _sample_rate(obj: dict[str, Any]) -> int | None:
+    return _int_of(obj, "sample_rate", SAMPLE_RATES, ", ".join(str(r) for r in SAMPLE_RATES))
 
 
 def _frame_ms(obj: dict[str, Any]) -> int | None:
-    frame_ms = obj.get("frame_ms")
-    if frame_ms is None:
-        return None
-    if isinstance(frame_ms, bool) or frame_ms not in (0, *g711.FRAME_MS):
-        allowed = ", ".join(str(ms) for ms in g711.FRAME_MS)
-        raise ProtocolError("bad_parameter", f"frame_ms must be one of {allowed} (or 0: unframed)")
-    return int(frame_ms)
+    allowed = ", ".join(str(ms) for ms in g711.FRAME_MS)
+    return _int_of(obj, "frame_ms", (0, *g711.FRAME_MS), f"{allowed} (or 0: unframed)")
 
 
 def _emoji(obj: dict[str, Any]) -> EmojiMode | None:
@@ -196,16 +199,7 @@ def effective_rate(options: Options) -> int:
 
 def pause_scale_field(obj: dict[str, Any]) -> float | None:
     """`pause_scale`: every pause the server adds between pieces, times this (0: none)."""
-    scale = obj.get("pause_scale")
-    if scale is None:
-        return None
-    number = _finite(scale)
-    if number is None or not MIN_PAUSE_SCALE <= number <= MAX_PAUSE_SCALE:
-        raise ProtocolError(
-            "bad_parameter",
-            f"pause_scale must be a number between {MIN_PAUSE_SCALE} and {MAX_PAUSE_SCALE}",
-        )
-    return number
+    return _number_field(obj, "pause_scale", MIN_PAUSE_SCALE, MAX_PAUSE_SCALE)
 
 
 def lexicon_field(obj: dict[str, Any]) -> dict[str, str] | None:

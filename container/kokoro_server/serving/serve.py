@@ -54,7 +54,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws": AbortableWebSocketProtocol,
         "ws_max_size": settings.max_frame_bytes * 4,  # oversize frames get a protocol error first
         # Audio barely compresses (pcm 26 %, mp3/opus 5-8 %) and deflating it was 60 % of the
-        # server's CPU per audio second for pcm (docs/performance.md, bench.cpu_cost).
+        # server's CPU per audio second for pcm (docs/performance.md; bench/results/cpu_cost.json).
         "ws_per_message_deflate": False,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,

@@ -88,7 +88,7 @@ def freeze_loaded_heap() -> None:
     The libraries and data a loaded server holds (emoji, G2P and normalizer tables, the
     model's bindings) are hundreds of thousands of objects that live as long as the process,
     and every full collection walked them all: a 20,000-frame stream's garbage triggered one
-    that held the event loop for 130 ms (bench/loop_stall.py). What is allocated later is
+    that held the event loop for 130 ms (docs/reliability.md). What is allocated later is
     collected as usual."""
     gc.collect()
     gc.freeze()
@@ -114,6 +114,20 @@ class _Job:
     preemptions: int = 0
     preempting: bool = False  # stopped to be requeued, not dropped
     dropped: bool = False  # cancelled, hung up or its waiter gone: never requeued
+
+
+@dataclass(frozen=True)
+class SynthesisRequest:
+    """One piece to speak, as a worker runs it."""
+
+    text: str
+    voice: str
+    speed: float
+    format: str
+    sample_rate: int
+    lexicon: Lexicon | None  # the session's own; None: the server-wide one
+    ending: str  # what ended the piece (segmenter): picks the pause added after its audio
+    pause_scale: float
 
 
 def _settle(job: _Job, result: Synthesized | None, error: BaseException | None) -> None:
@@ -198,41 +212,32 @@ class SynthesisService:
             raise RuntimeError(f"model not available: {self.failure}")
         return self.engine
 
-    def _run(
-        self,
-        text: str,
-        voice: str,
-        speed: float,
-        fmt: str,
-        rate: int,
-        lexicon: Lexicon | None,
-        ending: str,
-        pause_scale: float,
-        stop: StopSignal,
-    ) -> Synthesized:
+    def _run(self, request: SynthesisRequest, stop: StopSignal) -> Synthesized:
+        """Worker thread: the model, the pacing, the encoding of one piece."""
         assert self.engine is not None
         started = time.perf_counter()
         # Only a session with its own lexicon passes one (test doubles take none).
-        extra = {"lexicon": lexicon} if lexicon else {}
-        speech = self.engine.synthesize_timed(text, voice, speed, stop=stop, **extra)
+        extra = {"lexicon": request.lexicon} if request.lexicon else {}
+        speech = self.engine.synthesize_timed(
+            request.text, request.voice, request.speed, stop=stop, **extra
+        )
         paced = pace(
             speech.audio,
             speech.words,
             self.pacing,
-            ending,
+            request.ending,
             call_samples=speech.call_samples,
             joins=speech.joins,
-            scale=pause_scale,
+            scale=request.pause_scale,
         )
-        samples = paced.audio
         synthesized = time.perf_counter()
         stop.check()  # stopped after the last model call: nobody wants the encoding
-        encoded = audio.encode(samples, fmt, rate)
+        encoded = audio.encode(paced.audio, request.format, request.sample_rate)
         done = time.perf_counter()
         return Synthesized(
             data=encoded.data,
             frame_sizes=encoded.frame_sizes,
-            duration_s=audio.duration_s(samples),
+            duration_s=audio.duration_s(paced.audio),
             synth_ms=round((synthesized - started) * 1000, 1),
             encode_ms=round((done - synthesized) * 1000, 1),
             started_at=started,
@@ -263,12 +268,11 @@ class SynthesisService:
         owner: the session; its jobs keep their order and `drop(owner)` removes them.
         Raises Dropped if the job is dropped before it runs.
         """
+        request = SynthesisRequest(text, voice, speed, fmt, rate, lexicon, ending, pause_scale)
         await self.wait_ready()
         loop = asyncio.get_running_loop()
         job = _Job(
-            lambda stop: self._run(
-                text, voice, speed, fmt, rate, lexicon, ending, pause_scale, stop
-            ),
+            lambda stop: self._run(request, stop),
             loop.create_future(),
             loop,
             object() if owner is None else owner,
@@ -277,6 +281,20 @@ class SynthesisService:
             len(text),
             StopSignal(),
         )
+        ticket = self._queue_job(job)
+        try:
+            return await job.future
+        except asyncio.CancelledError:  # the session went away: its job need not run
+            with self._lock:
+                self._queue.discard(ticket)
+                job.dropped = True
+                stop = job.stop
+            stop.stop()  # nor go on running if a worker has it
+            raise
+
+    def _queue_job(self, job: _Job) -> int:
+        """Rank the job, pre-empt a running one if the scheduler says so, and have a worker
+        take whichever job ranks first; the job's ticket."""
         with self._lock:
             job.cost_s = self._cost_s(job.chars)
             job.ticket = ticket = self._queue.push(job.owner, job.deadline, job, job.cost_s)
@@ -289,15 +307,7 @@ class SynthesisService:
             with self._lock:
                 self._queue.discard(ticket)
             raise
-        try:
-            return await job.future
-        except asyncio.CancelledError:  # the session went away: its job need not run
-            with self._lock:
-                self._queue.discard(ticket)
-                job.dropped = True
-                stop = job.stop
-            stop.stop()  # nor go on running if a worker has it
-            raise
+        return ticket
 
     def _cost_s(self, chars: int) -> float:
         """Under the lock: expected model seconds for a job (inf: nothing measured yet)."""
