@@ -15,6 +15,13 @@ def said(text: str, **options: object) -> list[str]:
     return [line for line in plain.split("\n") if line]
 
 
+def fed_by_character(text: str) -> list[str]:
+    """As `said`, the text arriving one character per delta."""
+    md = MarkdownSpeech()
+    plain = "".join(md.feed(ch) for ch in text) + md.flush()
+    return [line for line in plain.split("\n") if line]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -151,9 +158,7 @@ def test_an_emoji_inside_a_sentence_is_read_as_the_word_it_stands_for(text, expe
 )
 def test_setext_headings_html_tags_and_reference_links(text, expected):
     assert said(text) == expected
-    md = MarkdownSpeech()
-    pieces = "".join(md.feed(ch) for ch in text) + md.flush()
-    assert [line for line in pieces.split("\n") if line] == expected
+    assert fed_by_character(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -173,9 +178,7 @@ def test_setext_headings_html_tags_and_reference_links(text, expected):
 )
 def test_a_table_cell_that_is_a_day_abbreviation_reads_the_day(text, expected):
     assert said(text) == expected
-    md = MarkdownSpeech()
-    pieces = "".join(md.feed(ch) for ch in text) + md.flush()
-    assert [line for line in pieces.split("\n") if line] == expected
+    assert fed_by_character(text) == expected
     # Only English text: another language's table is read as written.
     assert MarkdownSpeech().convert("| Mon |", "fr-fr") == "Mon."
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kokoro_server.text.cleaning import StreamCleaner, clean
 from kokoro_server.text.markdown import MarkdownSpeech
-from kokoro_server.text.segmenter import SentenceSegmenter
+from kokoro_server.text.segmenter import Piece, SentenceSegmenter
 from tests.support.scale import examples  # CI's KOKORO_TEST_SCALE=3: the former counts
 
 # Pieces of what models write, and of what breaks parsers: every construct, open and closed.
@@ -55,7 +55,7 @@ def streamed(deltas: list[str], max_hold: int) -> str:
     return "".join(md.feed(d) for d in deltas) + md.flush()
 
 
-def sentences(plain_deltas: list[str]) -> list[str]:
+def sentences(plain_deltas: list[str]) -> list[Piece]:
     seg = SentenceSegmenter(first_clause=True, first_clause_min_chars=20, max_chars=250)
     pieces = [p for d in plain_deltas for p in seg.feed(d)]
     return pieces + seg.flush()

@@ -25,11 +25,31 @@ def _sounds_like(frontend: TextFrontend, written: str, spoken: str, voice: str) 
     assert fold_phonemes(got.phonemes) == fold_phonemes(want.phonemes), (got.normalized, spoken)
 
 
+def _sounds_test(voice: str, cases: list[tuple[str, str]]):
+    """A test that each written text sounds like its spoken reading in the voice's language."""
+
+    @pytest.mark.parametrize(("written", "spoken"), cases)
+    def test(frontend, written: str, spoken: str) -> None:
+        _sounds_like(frontend, written, spoken, voice)
+
+    return test
+
+
+def _said_test(voice: str, cases: list[tuple[str, str]]):
+    """A test that the front end's normalized text for each written text is as said."""
+
+    @pytest.mark.parametrize(("written", "said"), cases)
+    def test(frontend, written: str, said: str) -> None:
+        assert frontend(written, voice).normalized == said
+
+    return test
+
+
 # ---- Hindi -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("written", "spoken"),
+test_hindi_reads_a_ranges_dash_as_se = _sounds_test(
+    HI,
     [
         ("समय सुबह 9–12 बजे है।", "समय सुबह नौ से बारह बजे है।"),
         ("छुट्टियाँ 25 दिसंबर–1 जनवरी तक हैं।", "छुट्टियाँ पच्चीस दिसंबर से एक जनवरी तक हैं।"),
@@ -40,12 +60,10 @@ def _sounds_like(frontend: TextFrontend, written: str, spoken: str, voice: str) 
         ("दर 25 bps घटी।", "दर पच्चीस बेसिस पॉइंट घटी।"),
     ],
 )
-def test_hindi_reads_a_ranges_dash_as_se(frontend, written, spoken):
-    _sounds_like(frontend, written, spoken, HI)
 
 
-@pytest.mark.parametrize(
-    ("written", "said"),
+test_hindi_money_ranges_say_the_currency_once = _said_test(
+    HI,
     [
         # The currency is said once, after the range; the scale word belongs to both ends.
         ("किराया ₹15,000–20,000 है।", "किराया पंद्रह हज़ार से बीस हज़ार रुपये है।"),
@@ -56,12 +74,10 @@ def test_hindi_reads_a_ranges_dash_as_se(frontend, written, spoken):
         ("करीब 1.5 लाख लोग आए।", "करीब डेढ़ लाख लोग आए।"),
     ],
 )
-def test_hindi_money_ranges_say_the_currency_once(frontend, written, said):
-    assert frontend(written, HI).normalized == said
 
 
-@pytest.mark.parametrize(
-    ("written", "said"),
+test_hindi_clock_times_with_baje_and_am_pm = _said_test(
+    HI,
     [
         # बजे follows a whole or quarter hour; after minutes it is पर...
         ("फ़्लाइट 10:10 बजे है।", "फ़्लाइट दस बजकर दस मिनट पर है।"),
@@ -73,28 +89,24 @@ def test_hindi_money_ranges_say_the_currency_once(frontend, written, said):
         ("शो 6 PM पर है।", "शो छह पी एम पर है।"),
     ],
 )
-def test_hindi_clock_times_with_baje_and_am_pm(frontend, written, said):
-    assert frontend(written, HI).normalized == said
 
 
 def test_hindi_am_is_said_as_hindi_letter_names_not_english(frontend):
     _sounds_like(frontend, "मीटिंग 10:30 AM पर है।", "मीटिंग साढ़े दस ए एम पर है।", HI)
 
 
-@pytest.mark.parametrize(
-    ("written", "said"),
+test_hindi_abbreviations_are_said_in_full = _said_test(
+    HI,
     [
         ("डॉ. शर्मा आएँगे।", "डॉक्टर शर्मा आएँगे।"),
         ("पृ. 25 देखें।", "पृष्ठ पच्चीस देखें।"),
         ("दूरी 5 कि.मी. है।", "दूरी पाँच किलोमीटर है।"),
     ],
 )
-def test_hindi_abbreviations_are_said_in_full(frontend, written, said):
-    assert frontend(written, HI).normalized == said
 
 
-@pytest.mark.parametrize(
-    ("written", "said"),
+test_hindi_rules_leave_other_forms_alone = _said_test(
+    HI,
     [
         ("सोम रस पिया।", "सोम रस पिया।"),  # a word, not a weekday: no range
         ("शनि ग्रह बड़ा है।", "शनि ग्रह बड़ा है।"),
@@ -105,8 +117,6 @@ def test_hindi_abbreviations_are_said_in_full(frontend, written, said):
         ("फ़ॉर्म 10-03-2025 तक दें।", "फ़ॉर्म दस मार्च दो हज़ार पच्चीस तक दें।"),
     ],
 )
-def test_hindi_rules_leave_other_forms_alone(frontend, written, said):
-    assert frontend(written, HI).normalized == said
 
 
 def test_hindi_a_hostile_run_of_digits_is_read_digit_by_digit():
@@ -118,8 +128,8 @@ def test_hindi_a_hostile_run_of_digits_is_read_digit_by_digit():
 # ---- Japanese --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("written", "spoken"),
+test_japanese_counts_dates_and_ranges_sound_as_said = _sounds_test(
+    JA,
     [
         # Months in kana: before a day in kana the G2P read "3月" as さんつき.
         ("発売は3月14日です。", "発売はさんがつじゅうよっかです。"),
@@ -138,12 +148,10 @@ def test_hindi_a_hostile_run_of_digits_is_read_digit_by_digit():
         ("賞金は1,000,000円です。", "賞金はひゃくまんえんです。"),
     ],
 )
-def test_japanese_counts_dates_and_ranges_sound_as_said(frontend, written, spoken):
-    _sounds_like(frontend, written, spoken, JA)
 
 
-@pytest.mark.parametrize(
-    ("written", "said"),
+test_japanese_ranges_are_said_with_kara = _said_test(
+    JA,
     [
         ("営業は10–18時です。", "営業は10から18時です。"),
         ("予算は¥5000–8000です。", "予算は5000から8000円です。"),
@@ -151,8 +159,6 @@ def test_japanese_counts_dates_and_ranges_sound_as_said(frontend, written, spoke
         ("毎週月～金です。", "毎週月曜から金曜です。"),
     ],
 )
-def test_japanese_ranges_are_said_with_kara(frontend, written, said):
-    assert frontend(written, JA).normalized == said
 
 
 @pytest.mark.parametrize(
@@ -190,8 +196,8 @@ def test_hostile_digit_runs_are_left_to_the_g2p(language):
 # ---- Mandarin --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("written", "spoken"),
+test_mandarin_reads_a_ranges_dash_as_dao = _sounds_test(
+    ZH,
     [
         ("健身房周一–周五开放。", "健身房周一到周五开放。"),
         ("营业时间：周一至周五 9:00–17:00。", "营业时间：周一至周五九点到十七点。"),
@@ -203,20 +209,16 @@ def test_hostile_digit_runs_are_left_to_the_g2p(language):
         ("需要3~5天。", "需要三到五天。"),
     ],
 )
-def test_mandarin_reads_a_ranges_dash_as_dao(frontend, written, spoken):
-    _sounds_like(frontend, written, spoken, ZH)
 
 
-@pytest.mark.parametrize(
-    ("written", "said"),
+test_mandarin_rules_leave_other_dashes_alone = _said_test(
+    ZH,
     [
         ("他说——好。", "他说——好。"),  # an em dash between words is a pause
         ("2024-12-25到期。", "2024年12月25日到期。"),  # an ISO date, not a range
         ("电话010-12345678。", "电话010-一二三四五六七八。"),  # a hyphen joins a phone number
     ],
 )
-def test_mandarin_rules_leave_other_dashes_alone(frontend, written, said):
-    assert frontend(written, ZH).normalized == said
 
 
 def test_mandarin_basis_points_rule_says_ge_jidian():

@@ -22,22 +22,29 @@ def _normalized(frontend, text: str, voice: str = "af_heart") -> str:
     return re.sub(r"\s+([,.;:!?])", r"\1", frontend(text, voice).normalized)
 
 
+def _reads(cases: list[tuple[str, str]]):
+    """A test that the front end says each text as expected."""
+
+    @pytest.mark.parametrize(("text", "expected"), cases)
+    def test(frontend, text: str, expected: str) -> None:
+        assert _normalized(frontend, text) == expected
+
+    return test
+
+
 def _word_phonemes(frontend, text: str, word: str) -> str:
     return next(w.phonemes.strip(" .,") for w in frontend(text, "af_heart").words if w.text == word)
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_e_notation_is_read_off_the_screen = _reads(
     [
         ("The run took 1.5e6 steps.", "The run took one point five E six steps."),
         ("Set it to 3e-4 first.", "Set it to three E minus four first."),
         ("The result, 7.2E+5, is big.", "The result, seven point two E plus five, is big."),
         ("Light travels 3e8 m/s.", "Light travels three E eight meters per second."),
         ("It is -1.5e-3 exactly.", "It is minus one point five E minus three exactly."),
-    ],
+    ]
 )
-def test_e_notation_is_read_off_the_screen(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
 @pytest.mark.parametrize(
@@ -51,8 +58,7 @@ def test_e_notation_does_not_claim_hashes_or_words(frontend, text):
     assert " E " not in _normalized(frontend, text)
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_powers_are_read_as_exponents = _reads(
     [
         (
             "Avogadro's number is about 6.02 × 10²³.",
@@ -73,10 +79,8 @@ def test_e_notation_does_not_claim_hashes_or_words(frontend, text):
         ("Here n = 2³ = 8.", "Here n equals two cubed equals eight."),
         ("The value is x⁻¹.", "The value is x to the minus one."),
         ("So x² + y⁴ is positive.", "So x squared plus y to the fourth is positive."),
-    ],
+    ]
 )
-def test_powers_are_read_as_exponents(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
 def test_a_footnote_mark_after_a_word_is_not_an_exponent(frontend):
@@ -87,8 +91,7 @@ def test_a_squared_unit_keeps_its_own_reading(frontend):
     assert _normalized(frontend, "The flat is 65 m².") == "The flat is sixty-five square meters."
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_code_operators_are_said_by_their_names = _reads(
     [
         ("In Python, use != to check.", "In Python, use not equals to check."),
         (
@@ -110,14 +113,11 @@ def test_a_squared_unit_keeps_its_own_reading(frontend):
         ("Write !isReady instead.", "Write not isReady instead."),
         ("If status != 200, retry.", "If status not equals two hundred, retry."),
         ("It doubles: x * 2 in code.", "It doubles: x times two in code."),
-    ],
+    ]
 )
-def test_code_operators_are_said_by_their_names(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_arrows_are_arrows_in_code_and_steps_in_prose = _reads(
     [
         ("In Python, the -> marks the return type.", "In Python, the arrow marks the return type."),
         ("Haskell writes Int -> Int.", "Haskell writes Int arrow Int."),
@@ -125,10 +125,8 @@ def test_code_operators_are_said_by_their_names(frontend, text, expected):
         ("Lambdas look like x => x + 1.", "Lambdas look like x fat arrow x plus one."),
         # Prose: the arrow is a step, as "→" is.
         ("Go to Settings -> Privacy -> Location.", "Go to Settings, then Privacy, then Location."),
-    ],
+    ]
 )
-def test_arrows_are_arrows_in_code_and_steps_in_prose(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
 @pytest.mark.parametrize(
@@ -180,8 +178,7 @@ def test_the_british_voice_says_exclamation_mark(frontend):
     assert said == "Use exclamation mark to negate a condition."
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_a_signed_exponent_after_a_letter_is_one_power = _reads(
     [
         ("The answer is a^-1.", "The answer is A to the minus one."),
         (
@@ -190,10 +187,8 @@ def test_the_british_voice_says_exclamation_mark(frontend):
         ),
         ("Then (a + b)^2 expands.", "Then (A plus b) squared expands."),
         ("It grows as n^10 here.", "It grows as n to the tenth here."),
-    ],
+    ]
 )
-def test_a_signed_exponent_after_a_letter_is_one_power(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
 def test_a_variable_a_with_an_exponent_is_the_letter(frontend):
@@ -205,8 +200,7 @@ def test_a_variable_a_with_an_exponent_is_the_letter(frontend):
     assert _word_phonemes(frontend, "It is a bit^2 odd.", "a") != letter_a
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_big_o_is_read_term_by_term = _reads(
     [
         ("Lookups are O(1) on average.", "Lookups are O of one on average."),
         ("Binary search runs in O(log n) time.", "Binary search runs in O of log n time."),
@@ -216,23 +210,18 @@ def test_a_variable_a_with_an_exponent_is_the_letter(frontend):
             "Brute force is O(2^n) or O(n!).",
             "Brute force is O of two to the n or O of n factorial.",
         ),
-    ],
+    ]
 )
-def test_big_o_is_read_term_by_term(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_a_function_of_one_letter_is_read_of = _reads(
     [
         ("f(x) = 10x + 12 is a line.", "f of x equals ten x plus twelve is a line."),
         ("Then g(2) = 5 holds.", "Then g of two equals five holds."),
         ("Plot f(x, y) now.", "Plot f of x and y now."),
         ("Here P(A) is small.", "Here P of A is small."),
-    ],
+    ]
 )
-def test_a_function_of_one_letter_is_read_of(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
 @pytest.mark.parametrize(
@@ -248,15 +237,12 @@ def test_a_bracket_after_a_word_or_a_numbered_clause_is_not_of(frontend, text):
     assert " of " not in _normalized(frontend, text)
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
+test_two_letters_joined_by_a_slash_are_both_said = _reads(
     [
         ("We're running an A/B test.", "We're running an A B test."),
         ("The job is I/O bound.", "The job is I O bound."),
-    ],
+    ]
 )
-def test_two_letters_joined_by_a_slash_are_both_said(frontend, text, expected):
-    assert _normalized(frontend, text) == expected
 
 
 def test_a_b_test_says_the_letter_a(frontend):

@@ -15,7 +15,7 @@ So the length of one written form is not capped for the aligner's sake. The Engl
 normalizer already says a number of more than 15 digits one digit at a time (a reading, not
 a bound); a form it leaves alone goes to espeak-ng as written ("1e999999" is "one E nine
 hundred ninety-nine thousand ...", "1e" and 200 nines one unspaced word), and the segmenter's
-cap on a sentence bounds those like any other text (bench/frontend_worst.py).
+cap on a sentence bounds those like any other text (docs/reliability.md).
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -158,31 +158,37 @@ def _closing_backticks(text: str, start: int, stop: int, size: int) -> int:
     return -1
 
 
-def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
-    """Where an inline or reference link starting at `[` i ends; -1 if it is none; None if
-    undecided."""
-    if text.find("]", i, stop) < 0:
-        return None  # no closing bracket yet (found at once: "[[[[" is not scanned each time)
+def _matching_close(text: str, q: int, stop: int, pair: str, code_spans: bool) -> int | None:
+    """Where the bracket opened at text[q] closes (`pair`: "[]" or "()"), escapes skipped,
+    and code spans too in link text; None if not before `stop`."""
     depth = 0
-    q = i
     while q < stop:
         ch = text[q]
         if ch == "\\":
             q += 2
             continue
-        if ch == "`":
+        if code_spans and ch == "`":
             r = _run_end(text, q, stop)
             close = _closing_backticks(text, r, stop, r - q)
             q = close + (r - q) if close >= 0 else r
             continue
-        if ch == "[":
+        if ch == pair[0]:
             depth += 1
-        elif ch == "]":
+        elif ch == pair[1]:
             depth -= 1
             if depth == 0:
-                break
+                return q
         q += 1
-    else:
+    return None
+
+
+def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
+    """Where an inline or reference link starting at `[` i ends; -1 if it is none; None if
+    undecided."""
+    if text.find("]", i, stop) < 0:
+        return None  # no closing bracket yet (found at once: "[[[[" is not scanned each time)
+    q = _matching_close(text, i, stop, "[]", code_spans=True)
+    if q is None:
         return None
     if q + 1 >= end:
         return None  # "(" may still follow
@@ -194,21 +200,8 @@ def _link_end(text: str, i: int, stop: int, end: int) -> int | None:
         return label.end() + 1 if text[label.end()] == "]" else -1
     if text[q + 1] != "(":
         return -1  # [text] alone: literal brackets
-    depth = 0
-    p = q + 1
-    while p < stop:
-        ch = text[p]
-        if ch == "\\":
-            p += 2
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return p + 1
-        p += 1
-    return None
+    p = _matching_close(text, q + 1, stop, "()", code_spans=False)
+    return None if p is None else p + 1
 
 
 @dataclass
@@ -260,97 +253,127 @@ def _scan(
     scan of the same held text, shorter then (a long word arriving), is continued where it
     settled, so a word held back is not scanned again from its start on every delta.
     """
-    end = len(text)
-    scan = resume.resumed() if resume else _Scan(end)
-    scan.limit = end
-
-    def open_at(pos: int) -> bool:
-        """An opener without its closer: hold from it (True), or read it literally."""
-        if end - pos >= max_hold:
-            scan.escapes.append(pos)
-            return False
-        if final:
-            return False
-        scan.limit = pos
-        return True
-
+    scan = resume.resumed() if resume else _Scan(len(text))
+    scan.limit = len(text)
     i = scan.settled[0] if resume else start
     scan.settle(i)
-    while True:
-        skip = _ordinary_end(text, i, table)
-        if skip >= end:
-            # Ordinary to the end is settled; a last "!" is not (a "[" may yet follow).
-            if skip > i:
-                scan.settle(max(i, end - 1) if text.endswith("!") else end)
-            break
-        i = skip
-        scan.settle(i)
-        ch = text[i]
-        if ch == "\\":
-            if i + 1 >= end and not final:
-                scan.limit = i
-                break
-            i += 2
-            continue
-        if ch == "`":
-            j = _run_end(text, i, end)
-            close = _closing_backticks(text, j, min(end, i + max_hold), j - i)
-            if close >= 0:
-                i = close + (j - i)
-                continue
-            if open_at(i):
-                break
-            scan.escapes.extend(range(i + 1, j))
-            i = j
-            continue
-        if ch == "[" or (ch == "!" and text.startswith("[", i + 1)):
-            b = i if ch == "[" else i + 1
-            link = _link_end(text, b, min(end, i + max_hold), end)
-            if link is None:
-                if open_at(b):
-                    break
-                i = b + 1
-                continue
-            i = b + 1 if link < 0 else link
-            continue
-        if ch == "<":
-            stop = min(end, i + max_hold)
-            m = _AUTOLINK.match(text, i, stop)
-            if m:
-                i = m.end()
-                continue
-            if _AUTOLINK_PREFIX.fullmatch(text, i, stop) and open_at(i):
-                break
-            i += 1
-            continue
-        if ch == "{":
-            stop = min(end, i + max_hold)
-            m = MARKUP.match(text, i, stop)
-            if m:
-                scan.verbatim.append((i, m.end()))
-                i = m.end()
-                continue
-            if _MARKUP_PREFIX.fullmatch(text, i, stop) and open_at(i):
-                break
-            i += 1
-            continue
-        if _CJK_RUN.match(ch):
-            # A boundary is known once the character after it is: the run's last character
-            # waits for its successor (the scan resumes there, not at the run's start).
-            run = _CJK_RUN.match(text, i)
-            assert run
-            scan.joins.extend(range(i + 1, run.end()))
-            i = run.end()
-            if i >= end:
-                scan.settle(i - 1)
-                break
-            continue
-        if ch == "|" and table:
-            scan.cells.append(i)
-        elif ch.isspace():
-            scan.spaces.append(i)
-        i += 1
+    _Scanner(text, final, max_hold, table, scan).run(i)
     return scan
+
+
+@dataclass
+class _Scanner:
+    """One scan's walk over the text: each construct's opener moves it on (the index after
+    what was decided) or stops it (None: the text from there is held, or the line ends)."""
+
+    text: str
+    final: bool
+    max_hold: int
+    table: bool
+    scan: _Scan
+
+    @property
+    def end(self) -> int:
+        return len(self.text)
+
+    def run(self, i: int) -> None:
+        text, end, scan = self.text, self.end, self.scan
+        while True:
+            skip = _ordinary_end(text, i, self.table)
+            if skip >= end:
+                # Ordinary to the end is settled; a last "!" is not (a "[" may yet follow).
+                if skip > i:
+                    scan.settle(max(i, end - 1) if text.endswith("!") else end)
+                return
+            i = skip
+            scan.settle(i)
+            following = self._step(text[i], i)
+            if following is None:
+                return
+            i = following
+
+    def _step(self, ch: str, i: int) -> int | None:
+        if ch == "\\":
+            return self._escape(i)
+        if ch == "`":
+            return self._code(i)
+        if ch == "[" or (ch == "!" and self.text.startswith("[", i + 1)):
+            return self._link(i, i if ch == "[" else i + 1)
+        if ch == "<":
+            return self._autolink(i)
+        if ch == "{":
+            return self._markup(i)
+        if _CJK_RUN.match(ch):
+            return self._cjk_run(i)
+        if ch == "|" and self.table:
+            self.scan.cells.append(i)
+        elif ch.isspace():
+            self.scan.spaces.append(i)
+        return i + 1
+
+    def _open_at(self, pos: int) -> bool:
+        """An opener without its closer: hold from it (True), or read it literally."""
+        if self.end - pos >= self.max_hold:
+            self.scan.escapes.append(pos)
+            return False
+        if self.final:
+            return False
+        self.scan.limit = pos
+        return True
+
+    def _escape(self, i: int) -> int | None:
+        if i + 1 >= self.end and not self.final:
+            self.scan.limit = i
+            return None
+        return i + 2
+
+    def _code(self, i: int) -> int | None:
+        text = self.text
+        j = _run_end(text, i, self.end)
+        close = _closing_backticks(text, j, min(self.end, i + self.max_hold), j - i)
+        if close >= 0:
+            return close + (j - i)
+        if self._open_at(i):
+            return None
+        self.scan.escapes.extend(range(i + 1, j))
+        return j
+
+    def _link(self, i: int, b: int) -> int | None:
+        """A link or an image from i, its "[" at b."""
+        link = _link_end(self.text, b, min(self.end, i + self.max_hold), self.end)
+        if link is None:
+            return None if self._open_at(b) else b + 1
+        return b + 1 if link < 0 else link
+
+    def _autolink(self, i: int) -> int | None:
+        stop = min(self.end, i + self.max_hold)
+        m = _AUTOLINK.match(self.text, i, stop)
+        if m:
+            return m.end()
+        if _AUTOLINK_PREFIX.fullmatch(self.text, i, stop) and self._open_at(i):
+            return None
+        return i + 1
+
+    def _markup(self, i: int) -> int | None:
+        stop = min(self.end, i + self.max_hold)
+        m = MARKUP.match(self.text, i, stop)
+        if m:
+            self.scan.verbatim.append((i, m.end()))
+            return m.end()
+        if _MARKUP_PREFIX.fullmatch(self.text, i, stop) and self._open_at(i):
+            return None
+        return i + 1
+
+    def _cjk_run(self, i: int) -> int | None:
+        # A boundary is known once the character after it is: the run's last character
+        # waits for its successor (the scan resumes there, not at the run's start).
+        run = _CJK_RUN.match(self.text, i)
+        assert run
+        self.scan.joins.extend(range(i + 1, run.end()))
+        if run.end() >= self.end:
+            self.scan.settle(run.end() - 1)
+            return None
+        return run.end()
 
 
 def _inline_text(tokens: list[Token]) -> str:
@@ -383,6 +406,63 @@ def _strip_delimiters(text: str) -> str:
     text = text.replace("*", "").replace("`", "")
     text = re.sub(r"~~+", "", text)
     return re.sub(r"(?<!\w)_+|_+(?!\w)", "", text)
+
+
+class _Step(NamedTuple):
+    """What one block marker made of the line: its kind so far and where its text starts."""
+
+    kind: _Kind | None  # None: not known until more of the line arrives
+    pos: int
+    more: bool = False  # a container ("> ", "- "): another marker may follow it
+
+
+_WAIT = _Step(None, 0)
+
+
+def _task_box(line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+    """ "[ ] " or "[x] " after a list item's bullet."""
+    if _TASK.match(line, pos):
+        return _Step(kind, pos + 4, more=True)
+    if not complete and "[ ] ".startswith(line[pos:].replace("x", " ").replace("X", " ")):
+        return _WAIT
+    return _Step(kind, pos)
+
+
+def _bullet(line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+    n = len(line)
+    if pos + 1 == n:
+        return _WAIT if not complete else _Step("item", n)
+    if line[pos + 1] in " \t":
+        return _Step("item", pos + 2, more=True)
+    return _Step(kind, pos)
+
+
+def _heading(line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+    n = len(line)
+    j = _run_end(line, pos, n)
+    if j == n:
+        if not complete and j - pos <= 6:
+            return _WAIT  # "#" may still become a heading
+        return _Step("heading", n) if j - pos <= 6 else _Step(kind, pos)
+    if j - pos <= 6 and line[j] in " \t":
+        return _Step("heading", j + 1)
+    return _Step(kind, pos)
+
+
+def _ordered(line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+    """ "1. " or "1) " (at most nine digits)."""
+    n = len(line)
+    m = re.match(r"[0-9]{1,10}", line[pos:])
+    assert m
+    j = pos + len(m[0])
+    if j == n:
+        return _WAIT if not complete else _Step(kind, pos)
+    if len(m[0]) <= 9 and line[j] in ".)":
+        if j + 1 == n:
+            return _WAIT if not complete else _Step("item", n)
+        if line[j + 1] in " \t":
+            return _Step("item", j + 2, more=True)
+    return _Step(kind, pos)
 
 
 class MarkdownSpeech:
@@ -519,96 +599,80 @@ class MarkdownSpeech:
                 if not complete:
                     return None
                 break
-            ch = line[pos]
-            if kind == "item" and ch == "[":
-                if _TASK.match(line, pos):
-                    pos += 4
-                    continue
-                if not complete and "[ ] ".startswith(
-                    line[pos:].replace("x", " ").replace("X", " ")
-                ):
-                    return None
+            step = self._marker(line, pos, kind, complete)
+            if step.kind is None:
+                return None
+            kind, pos = step.kind, step.pos
+            if not step.more:
                 break
-            if ch == ">":
-                pos += 1
-                continue
-            if ch in "-*_":
-                rest = line[pos:]
-                if complete and _HR.fullmatch(rest):
-                    kind, pos = "break", n
-                    break
-                # "- -" may still become a thematic break (checked once per character)
-                if not complete and not line[max(pos, self._hr_checked) :].lstrip(ch + " \t"):
-                    self._hr_checked = n
-                    return None
-            if ch in "-*+":
-                if pos + 1 == n:
-                    if not complete:
-                        return None
-                    kind, pos = "item", n
-                    break
-                if line[pos + 1] in " \t":
-                    kind, pos = "item", pos + 2
-                    continue
-                break
-            if ch == "#":
-                j = _run_end(line, pos, n)
-                if j == n:
-                    if not complete and j - pos <= 6:
-                        return None  # "#" may still become a heading
-                    if j - pos <= 6:
-                        kind, pos = "heading", n
-                    break
-                if j - pos <= 6 and line[j] in " \t":
-                    kind, pos = "heading", j + 1
-                break
-            if "0" <= ch <= "9":
-                m = re.match(r"[0-9]{1,10}", line[pos:])
-                assert m
-                j = pos + len(m[0])
-                if j == n:
-                    if not complete:
-                        return None
-                    break
-                if len(m[0]) <= 9 and line[j] in ".)":
-                    if j + 1 == n:
-                        if not complete:
-                            return None
-                        kind, pos = "item", n
-                        break
-                    if line[j + 1] in " \t":
-                        kind, pos = "item", j + 2
-                        continue
-                break
-            if ch in "`~":
-                j = _run_end(line, pos, n)
-                if j == n and not complete:
-                    return None  # the run may grow to a fence
-                if j - pos >= 3:
-                    # A fence even when its info string holds a backtick (CommonMark would
-                    # read "```a``` b" as inline code): decided as soon as the run ends.
-                    self._opening = line[pos:j]
-                    kind, pos = "fence", n
-                break
-            if ch == "|":
-                kind, pos = "row", pos + 1
-            setext = ch == "=" and self._after_text and kind == "para" and pos == 0
-            if setext and _SETEXT.fullmatch(line):  # the underline of a setext heading
-                if not complete:
-                    return None
-                kind, pos = "break", n
-            if ch == "[" and kind == "para":
-                if _DEFINITION.match(line, pos):
-                    kind, pos = "break", n
-                elif (
-                    not complete
-                    and n - pos < self._max_hold
-                    and _DEFINITION_PREFIX.fullmatch(line, pos)
-                ):
-                    return None  # "[label]" may still be followed by ":"
-            break
         self._done = pos
         return kind
+
+    def _marker(self, line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+        """The block marker at line[pos], after the containers read so far made it `kind`."""
+        ch = line[pos]
+        if kind == "item" and ch == "[":
+            return _task_box(line, pos, kind, complete)
+        if ch == ">":
+            return _Step(kind, pos + 1, more=True)
+        if ch in "-*_":
+            thematic = self._thematic_break(line, pos, complete)
+            if thematic is not None:
+                return thematic
+        if ch in "-*+":
+            return _bullet(line, pos, kind, complete)
+        if ch == "#":
+            return _heading(line, pos, kind, complete)
+        if "0" <= ch <= "9":
+            return _ordered(line, pos, kind, complete)
+        if ch in "`~":
+            return self._fence_opening(line, pos, kind, complete)
+        return self._other_marker(line, pos, kind, complete)
+
+    def _thematic_break(self, line: str, pos: int, complete: bool) -> _Step | None:
+        """ "---", "* * *": a break; None when the line is something else (a bullet...)."""
+        n = len(line)
+        if complete and _HR.fullmatch(line[pos:]):
+            return _Step("break", n)
+        # "- -" may still become a thematic break (checked once per character)
+        if not complete and not line[max(pos, self._hr_checked) :].lstrip(line[pos] + " \t"):
+            self._hr_checked = n
+            return _WAIT
+        return None
+
+    def _fence_opening(self, line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+        n = len(line)
+        j = _run_end(line, pos, n)
+        if j == n and not complete:
+            return _WAIT  # the run may grow to a fence
+        if j - pos >= 3:
+            # A fence even when its info string holds a backtick (CommonMark would
+            # read "```a``` b" as inline code): decided as soon as the run ends.
+            self._opening = line[pos:j]
+            return _Step("fence", n)
+        return _Step(kind, pos)
+
+    def _other_marker(self, line: str, pos: int, kind: _Kind, complete: bool) -> _Step:
+        """A table row, a setext underline, a link reference definition, or text."""
+        n = len(line)
+        ch = line[pos]
+        if ch == "|":
+            kind, pos = "row", pos + 1
+        setext = ch == "=" and self._after_text and kind == "para" and pos == 0
+        if setext and _SETEXT.fullmatch(line):  # the underline of a setext heading
+            if not complete:
+                return _WAIT
+            kind, pos = "break", n
+        if ch == "[" and kind == "para":
+            if _DEFINITION.match(line, pos):
+                kind, pos = "break", n
+            elif (
+                not complete
+                and n - pos < self._max_hold
+                and _DEFINITION_PREFIX.fullmatch(line, pos)
+            ):
+                return _WAIT  # "[label]" may still be followed by ":"
+        return _Step(kind, pos)
 
     # ---- inline text --------------------------------------------------------------------
 

@@ -24,11 +24,6 @@ from pathlib import Path
 MAX_ENTRIES = 1000
 MAX_KEY_CHARS = 100
 MAX_PHONEME_CHARS = 200
-# `{word|/phonemes/}`: the word holds no brace, bar or line break; the phonemes no slash.
-MARKUP = re.compile(r"\{(?P<word>[^{}|\n]*)\|/(?P<phonemes>[^/{}\n]*)/\}")
-_OPENED = re.compile(r"\{[^{}|\n]*\|/")
-# Punctuation right after an overridden word is kept and spoken with it (a pause).
-_TRAILING = re.compile(r"[.,;:!?…—]+")
 
 
 class PronunciationError(ValueError):
@@ -130,6 +125,14 @@ def load_lexicon_file(path: str, vocab: Mapping[str, int]) -> Lexicon:
     if not isinstance(data, dict):
         raise PronunciationError(f"KOKORO_LEXICON {path}: must be a JSON object word -> phonemes")
     return Lexicon(data, vocab, f"KOKORO_LEXICON {path}")
+
+
+# Inline markup `{word|/phonemes/}`: the word holds no brace, bar or line break; the
+# phonemes no slash.
+MARKUP = re.compile(r"\{(?P<word>[^{}|\n]*)\|/(?P<phonemes>[^/{}\n]*)/\}")
+_OPENED = re.compile(r"\{[^{}|\n]*\|/")
+# Punctuation right after an overridden word is kept and spoken with it (a pause).
+_TRAILING = re.compile(r"[.,;:!?…—]+")
 
 
 def _with_punctuation(text: str, fixed: Fixed) -> Fixed:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from kokoro_server.text.normalize.core import Rule, Say
+
 SCALES = {
     "k": Decimal(10**3),
     "K": Decimal(10**3),
@@ -91,4 +93,23 @@ def currency_range_pattern(symbols: dict[str, str]) -> str:
         + NUMBER
         + r")"
         + _SCALE
+    )
+
+
+def unbounded_rule(name: str, pattern: str, say: Say) -> Rule:
+    """A rule with no word boundaries (neither language writes spaces between words)."""
+    return Rule(name, re.compile(pattern), say)
+
+
+def date_time_money_rules(
+    currencies: dict[str, str], date: Say, time: Say, money_range: Say, money: Say
+) -> tuple[Rule, ...]:
+    """The rules both languages run in the same order: ISO and month/day dates, clock times,
+    price ranges, then prices."""
+    return (
+        unbounded_rule("iso-date", r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", date),
+        unbounded_rule("date", r"(?<![\d/])(?P<y>)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])", date),
+        unbounded_rule("time", r"(?<!\d)(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?!\d)", time),
+        unbounded_rule("money-range", currency_range_pattern(currencies), money_range),
+        unbounded_rule("money", currency_pattern(currencies), money),
     )

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import re
 
-from num2words import num2words
-
 from kokoro_server.text.normalize.core import Written
+from kokoro_server.text.normalize.locale_numbers import (
+    cardinal_in,
+    currency_table,
+    day_first_date,
+    gendered_ordinal,
+    name_list,
+    scale_table,
+)
 from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
-
-def _n(number: int) -> str:
-    return str(num2words(number, lang="es"))
+_n = cardinal_in("es")
 
 
 def _time(hour: int, minute: int) -> str:
@@ -48,9 +52,7 @@ def _before_noun(said: str) -> str:
     return re.sub(r"veintiuno$", "veintiún", re.sub(r"\buno$", "un", said))
 
 
-def _date(day: int, month: str, year: int | None) -> str:
-    said = f"{'primero' if day == 1 else _n(day)} de {month}"
-    return f"{said} de {_n(year)}" if year else said
+_date = day_first_date(_n, "primero", "de")
 
 
 def _feminine(said: str) -> str:
@@ -60,10 +62,11 @@ def _feminine(said: str) -> str:
     return (millions or "") + re.sub(r"\buno$", "una", re.sub(r"iuno$", "iuna", tail))
 
 
+_gendered_ordinal = gendered_ordinal("es", ("ª", "a", ".ª"))
+
+
 def _ordinal(number: int, suffix: str) -> str:
-    said = str(num2words(number, lang="es", to="ordinal"))
-    if suffix in ("ª", "a", ".ª") and said.endswith("o"):
-        return said[:-1] + "a"
+    said = _gendered_ordinal(number, suffix)
     if suffix in ("er", ".er"):
         return said.removesuffix("o")  # "1.er lugar": primer
     return said
@@ -71,45 +74,32 @@ def _ordinal(number: int, suffix: str) -> str:
 
 SPANISH = Locale(
     lang="es",
-    months=(
-        "enero",
-        "febrero",
-        "marzo",
-        "abril",
-        "mayo",
-        "junio",
-        "julio",
-        "agosto",
-        "septiembre",
-        "octubre",
-        "noviembre",
-        "diciembre",
+    months=name_list(
+        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre"
     ),
-    currencies={
-        "€": ("euro", "euros", "céntimo", "céntimos"),
-        "EUR": ("euro", "euros", "céntimo", "céntimos"),
-        "$": ("dólar", "dólares", "centavo", "centavos"),
-        "US$": ("dólar", "dólares", "centavo", "centavos"),
-        "USD": ("dólar", "dólares", "centavo", "centavos"),
-        "MX$": ("peso", "pesos", "centavo", "centavos"),
-        "MXN": ("peso", "pesos", "centavo", "centavos"),
-        "£": ("libra", "libras", "penique", "peniques"),
-        "GBP": ("libra", "libras", "penique", "peniques"),
-        "¥": ("yen", "yenes", "", ""),
-        "₹": ("rupia", "rupias", "", ""),
-        "R$": ("real", "reales", "centavo", "centavos"),
-    },
+    currencies=currency_table(
+        """
+        € | EUR: euro, euros, céntimo, céntimos
+        $ | US$ | USD: dólar, dólares, centavo, centavos
+        MX$ | MXN: peso, pesos, centavo, centavos
+        £ | GBP: libra, libras, penique, peniques
+        ¥: yen, yenes
+        ₹: rupia, rupias
+        R$: real, reales, centavo, centavos
+        """
+    ),
     percent="por ciento",
     and_word="con",
     point={",": "coma", ".": "punto"},
-    scales={
-        "k": ("mil", "mil"),
-        "M": ("millón", "millones"),
-        "bn": ("mil millones", "mil millones"),
-        "mil": ("mil", "mil"),
-        "millón": ("millón", "millones"),
-        "millones": ("millón", "millones"),
-    },
+    scales=scale_table(
+        """
+        k: mil, mil
+        M: millón, millones
+        bn: mil millones, mil millones
+        mil: mil, mil
+        millón | millones: millón, millones
+        """
+    ),
     of_word="de",
     say_time=_time,
     say_date=_date,

@@ -5,12 +5,17 @@ from __future__ import annotations
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
+from kokoro_server.text.normalize.locale_numbers import (
+    cardinal_in,
+    currency_table,
+    day_first_date,
+    name_list,
+    scale_table,
+)
 from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
-
-def _n(number: int) -> str:
-    return str(num2words(number, lang="fr"))
+_n = cardinal_in("fr")
 
 
 def _time(hour: int, minute: int) -> str:
@@ -18,9 +23,7 @@ def _time(hour: int, minute: int) -> str:
     return said if minute == 0 else f"{said} {_n(minute)}"
 
 
-def _date(day: int, month: str, year: int | None) -> str:
-    said = f"{'premier' if day == 1 else _n(day)} {month}"
-    return f"{said} {_n(year)}" if year else said
+_date = day_first_date(_n, "premier")
 
 
 def _ordinal(number: int, suffix: str) -> str:
@@ -31,46 +34,32 @@ def _ordinal(number: int, suffix: str) -> str:
 
 FRENCH = Locale(
     lang="fr",
-    months=(
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
+    months=name_list(
+        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre"
     ),
-    currencies={
-        "€": ("euro", "euros", "centime", "centimes"),
-        "EUR": ("euro", "euros", "centime", "centimes"),
-        "$": ("dollar", "dollars", "cent", "cents"),
-        "USD": ("dollar", "dollars", "cent", "cents"),
-        "CA$": ("dollar canadien", "dollars canadiens", "cent", "cents"),
-        "$ CA": ("dollar canadien", "dollars canadiens", "cent", "cents"),
-        "$CA": ("dollar canadien", "dollars canadiens", "cent", "cents"),
-        "CAD": ("dollar canadien", "dollars canadiens", "cent", "cents"),
-        "CHF": ("franc suisse", "francs suisses", "centime", "centimes"),
-        "£": ("livre", "livres", "penny", "pence"),
-        "GBP": ("livre", "livres", "penny", "pence"),
-        "¥": ("yen", "yens", "", ""),
-        "₹": ("roupie", "roupies", "", ""),
-    },
+    currencies=currency_table(
+        """
+        € | EUR: euro, euros, centime, centimes
+        $ | USD: dollar, dollars, cent, cents
+        CA$ | $ CA | $CA | CAD: dollar canadien, dollars canadiens, cent, cents
+        CHF: franc suisse, francs suisses, centime, centimes
+        £ | GBP: livre, livres, penny, pence
+        ¥: yen, yens
+        ₹: roupie, roupies
+        """
+    ),
     percent="pour cent",
     and_word="et",
     point={",": "virgule", ".": "point"},
-    scales={
-        "k": ("mille", "mille"),
-        "M": ("million", "millions"),
-        "Md": ("milliard", "milliards"),
-        "millions": ("million", "millions"),
-        "milliards": ("milliard", "milliards"),
-        "bn": ("milliard", "milliards"),
-    },
+    scales=scale_table(
+        """
+        k: mille, mille
+        M: million, millions
+        Md: milliard, milliards
+        millions: million, millions
+        milliards | bn: milliard, milliards
+        """
+    ),
     of_word="de",
     say_time=_time,
     say_date=_date,

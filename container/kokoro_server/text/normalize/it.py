@@ -7,6 +7,13 @@ import re
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
+from kokoro_server.text.normalize.locale_numbers import (
+    currency_table,
+    day_first_date,
+    gendered_ordinal,
+    name_list,
+    scale_table,
+)
 from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
@@ -26,56 +33,40 @@ def _time(hour: int, minute: int) -> str:
     return f"{said} e {_n(minute)}"
 
 
-def _date(day: int, month: str, year: int | None) -> str:
-    said = f"{'primo' if day == 1 else _n(day)} {month}"
-    return f"{said} {_n(year)}" if year else said
+_date = day_first_date(_n, "primo")
 
 
-def _ordinal(number: int, suffix: str) -> str:
-    said = str(num2words(number, lang="it", to="ordinal"))
-    return said[:-1] + "a" if suffix in ("ª", "a") and said.endswith("o") else said
+_ordinal = gendered_ordinal("it")
 
 
 ITALIAN = Locale(
     lang="it",
-    months=(
-        "gennaio",
-        "febbraio",
-        "marzo",
-        "aprile",
-        "maggio",
-        "giugno",
-        "luglio",
-        "agosto",
-        "settembre",
-        "ottobre",
-        "novembre",
-        "dicembre",
+    months=name_list(
+        "gennaio febbraio marzo aprile maggio giugno "
+        "luglio agosto settembre ottobre novembre dicembre"
     ),
-    currencies={
-        "€": ("euro", "euro", "centesimo", "centesimi"),
-        "EUR": ("euro", "euro", "centesimo", "centesimi"),
-        "$": ("dollaro", "dollari", "centesimo", "centesimi"),
-        "USD": ("dollaro", "dollari", "centesimo", "centesimi"),
-        "£": ("sterlina", "sterline", "penny", "pence"),
-        "GBP": ("sterlina", "sterline", "penny", "pence"),
-        "CHF": ("franco svizzero", "franchi svizzeri", "centesimo", "centesimi"),
-        "¥": ("yen", "yen", "", ""),
-        "₹": ("rupia", "rupie", "", ""),
-    },
+    currencies=currency_table(
+        """
+        € | EUR: euro, euro, centesimo, centesimi
+        $ | USD: dollaro, dollari, centesimo, centesimi
+        £ | GBP: sterlina, sterline, penny, pence
+        CHF: franco svizzero, franchi svizzeri, centesimo, centesimi
+        ¥: yen, yen
+        ₹: rupia, rupie
+        """
+    ),
     percent="per cento",
     and_word="e",
     point={",": "virgola", ".": "punto"},
-    scales={
-        "k": ("mille", "mila"),
-        "mila": ("mille", "mila"),
-        "M": ("milione", "milioni"),
-        "mld": ("miliardo", "miliardi"),
-        "mln": ("milione", "milioni"),
-        "milioni": ("milione", "milioni"),
-        "miliardi": ("miliardo", "miliardi"),
-        "bn": ("miliardo", "miliardi"),
-    },
+    scales=scale_table(
+        """
+        k | mila: mille, mila
+        M: milione, milioni
+        mld: miliardo, miliardi
+        mln | milioni: milione, milioni
+        miliardi | bn: miliardo, miliardi
+        """
+    ),
     of_word="di",
     say_time=_time,
     say_date=_date,

@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import re
 
-from kokoro_server.text.normalize.cjk import (
-    NUMBER,
-    NUMBER_START,
-    RANGE_DASH,
-    amount,
-    currency_pattern,
-    currency_range_pattern,
-)
-from kokoro_server.text.normalize.core import Claim, Rule, Say, Written, claims, group
+from kokoro_server.text.normalize import cjk
+from kokoro_server.text.normalize.core import Claim, Rule, Written, claims, group
 
 CURRENCIES = {
     "$": "ドル", "US$": "ドル", "USD": "ドル", "¥": "円", "￥": "円", "JPY": "円", "€": "ユーロ",
@@ -133,7 +126,7 @@ def _money_range(m: re.Match[str]) -> str:
 
 
 def _amount(text: str, scale: str | None) -> str:
-    said = amount(text, scale, "万", "億")
+    said = cjk.amount(text, scale, "万", "億")
     return said if said.endswith(("万", "億")) else number(said)
 
 
@@ -155,8 +148,7 @@ def _weekdays(m: re.Match[str]) -> str:
     return f"{m['first']}曜{day}から{m['last'] or m['bare']}曜{day}"
 
 
-def _r(name: str, pattern: str, say: Say) -> Rule:
-    return Rule(name, re.compile(pattern), say)
+_r = cjk.unbounded_rule
 
 
 _WEEKDAY = "[月火水木金土日]"
@@ -164,18 +156,22 @@ _KANJI = r"\u3400-\u9fff"
 
 # No word boundaries in Japanese: the rules are not bounded by spaces.
 RULES: tuple[Rule, ...] = (
-    _r("iso-date", r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _date),
-    _r("date", r"(?<![\d/])(?P<y>)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])", _date),
-    _r("time", r"(?<!\d)(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?!\d)", _time),
-    _r("money-range", currency_range_pattern(CURRENCIES), _money_range),
-    _r("money", currency_pattern(CURRENCIES), _money),
-    _r("percent", NUMBER_START + r"(?P<n>" + NUMBER + r")\s?(?:[%％]|パーセント)", _percent),
+    *cjk.date_time_money_rules(CURRENCIES, _date, _time, _money_range, _money),
+    _r(
+        "percent",
+        cjk.NUMBER_START + r"(?P<n>" + cjk.NUMBER + r")\s?(?:[%％]|パーセント)",
+        _percent,
+    ),
     _r("counter", r"(?<![\d.,])\d+(?:時|分|月|日|人)(?:\d+(?:分|日))?", lambda m: counters(m[0])),
-    _r("number", NUMBER_START + r"(?:" + NUMBER + r")(?![\d.,])", lambda m: number(m[0])),
+    _r(
+        "number",
+        cjk.NUMBER_START + r"(?:" + cjk.NUMBER + r")(?![\d.,])",
+        lambda m: number(m[0]),
+    ),
     # "月～金", "月曜～金曜日": weekdays joined by a range, not part of a longer word.
     _r(
         "weekday-range",
-        rf"(?:(?<![\d{_KANJI}])|(?<=週))(?P<first>{_WEEKDAY})(?:曜日?)?{RANGE_DASH}"
+        rf"(?:(?<![\d{_KANJI}])|(?<=週))(?P<first>{_WEEKDAY})(?:曜日?)?{cjk.RANGE_DASH}"
         rf"(?:(?P<last>{_WEEKDAY})(?P<last_suffix>曜日?)|(?P<bare>{_WEEKDAY})(?![{_KANJI}]))",
         _weekdays,
     ),
@@ -183,7 +179,11 @@ RULES: tuple[Rule, ...] = (
     _r("weekday", rf"(?<=[日\d])[（(](?P<d>{_WEEKDAY})[）)]", lambda m: f"{m['d']}曜日"),
     # A range's dash is から ("10–18時", "24日～1月2日"): the G2P reads only a wave dash
     # right before a digit so, and the day before it may now be kana.
-    _r("range", r"(?:(?<=\d)|(?<=[日時月分円万億%％]))" + RANGE_DASH + r"(?=\d)", lambda m: "から"),
+    _r(
+        "range",
+        r"(?:(?<=\d)|(?<=[日時月分円万億%％]))" + cjk.RANGE_DASH + r"(?=\d)",
+        lambda m: "から",
+    ),
 )
 
 

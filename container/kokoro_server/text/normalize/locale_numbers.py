@@ -19,6 +19,75 @@ def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+def _rows(table: str) -> list[tuple[list[str], list[str]]]:
+    """Rows "key | other key: form, form": the keys (bar-separated, spaces allowed) and their
+    comma-separated forms; blank lines skipped."""
+    rows = []
+    for line in table.strip().splitlines():
+        keys_part, _, forms = line.partition(":")
+        rows.append(
+            ([k.strip() for k in keys_part.split("|")], [f.strip() for f in forms.split(",")])
+        )
+    return rows
+
+
+def currency_table(table: str) -> dict[str, tuple[str, str, str, str]]:
+    """Rows "€ | EUR: euro, euros, cent, cents" (the sub-unit left out when there is none)
+    -> each symbol or code's (one, many, one sub-unit, many sub-units), in row order."""
+    out: dict[str, tuple[str, str, str, str]] = {}
+    for keys, forms in _rows(table):
+        one, many, *cents = forms
+        sub, subs = cents or ("", "")
+        for key in keys:
+            out[key] = (one, many, sub, subs)
+    return out
+
+
+def scale_table(table: str) -> dict[str, tuple[str, str]]:
+    """Rows "M | millions: million, millions" -> each suffix's (one, many), in row order."""
+    out: dict[str, tuple[str, str]] = {}
+    for keys, (one, many) in _rows(table):
+        for key in keys:
+            out[key] = (one, many)
+    return out
+
+
+def cardinal_in(lang: str) -> Callable[[int], str]:
+    """num2words' cardinal in one language: 21 -> "veintiuno"."""
+    return lambda number: str(num2words(number, lang=lang))
+
+
+def gendered_ordinal(
+    lang: str, feminine: tuple[str, ...] = ("ª", "a")
+) -> Callable[[int, str], str]:
+    """num2words' ordinal, in the feminine after a feminine suffix ("1ª" -> "primera")."""
+
+    def say(number: int, suffix: str) -> str:
+        said = str(num2words(number, lang=lang, to="ordinal"))
+        return said[:-1] + "a" if suffix in feminine and said.endswith("o") else said
+
+    return say
+
+
+def day_first_date(
+    cardinal: Callable[[int], str], first: str, of: str = ""
+) -> Callable[[int, str, int | None], str]:
+    """A date said day first, the first of the month by its ordinal: "primero de mayo de
+    dos mil veinticuatro" (`of` "de"), "premier mai deux mille vingt-quatre"."""
+    joiner = f" {of} " if of else " "
+
+    def say(day: int, month: str, year: int | None) -> str:
+        said = f"{first if day == 1 else cardinal(day)}{joiner}{month}"
+        return f"{said}{joiner}{cardinal(year)}" if year else said
+
+    return say
+
+
+def name_list(names: str) -> tuple[str, ...]:
+    """The space-separated names in order (the twelve months read better as two lines)."""
+    return tuple(names.split())
+
+
 def indexed(names: str) -> dict[str, int]:
     """Each name's place: "lun mar mié|mie" -> {"lun": 0, "mar": 1, "mié": 2, "mie": 2}, the
     other spellings of one name after a bar, "-" for a place with no abbreviation."""

@@ -36,18 +36,28 @@ def locale_rules(locale: Locale) -> tuple[Rule, ...]:
 
 
 def _build(locale: Locale) -> tuple[Rule, ...]:
-    symbols = keys(k for k in locale.currencies if not k.isalpha())
-    codes = keys(k for k in locale.currencies if k.isalpha())
-    scale = r"(?:\s?(?P<scale>" + keys(locale.scales) + r")\b)?"
-    scale2 = scale.replace("<scale>", "<scale2>")
+    return (
+        *_date_rules(locale),
+        *span_rules(locale),
+        _time_rule(locale),
+        _money_rule(locale),
+        rule(
+            "percent",
+            r"(?P<n>[-−]?(?:" + NUMBER + r"))\s?%",
+            lambda m: f"{words(m['n'], locale)} {locale.percent}",
+        ),
+        rule(
+            "ordinal",
+            r"(?P<n>\d+)\.?(?P<s>" + locale.ordinal_suffixes + r")",
+            lambda m: _ordinal(m, locale),
+        ),
+        *word_rules(locale),
+        rule("number", r"[-−]?(?:" + NUMBER + r")", lambda m: _number(m, locale)),
+    )
 
-    def say_price(m: re.Match[str]) -> str:
-        # "$25 MXN": the code after the amount says which dollar or peso the symbol is.
-        code = m["named"] or m["cur"] or m["cur2"] or m["code"]
-        amount = m["amount"] or m["amount2"]
-        return (f"{locale.minus} " if m["neg"] else "") + say_money(
-            locale, code, amount, m["scale"] or m["scale2"]
-        )
+
+def _date_rules(locale: Locale) -> tuple[Rule, ...]:
+    """ISO dates and day-first numeric dates ("15/03/2024")."""
 
     def say_date(m: re.Match[str]) -> str | None:
         day, month = int(m["d"]), int(m["m"])
@@ -63,6 +73,13 @@ def _build(locale: Locale) -> tuple[Rule, ...]:
             return None
         return locale.say_date(day, locale.months[month - 1], int(m["y"]))
 
+    return (
+        rule("iso-date", r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})", say_iso),
+        rule("date", r"(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?", say_date),
+    )
+
+
+def _time_rule(locale: Locale) -> Rule:
     # "de 9:00 a 14:00": the ends of a span written out are said as a span's ends.
     span_to = re.compile(r"\s+(?:" + keys(locale.time_span[2:]) + r")\s+\d")
 
@@ -76,49 +93,49 @@ def _build(locale: Locale) -> tuple[Rule, ...]:
             return locale.span_time(hour, minute)
         return locale.say_time(hour, minute)
 
-    return (
-        rule("iso-date", r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})", say_iso),
-        rule("date", r"(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?", say_date),
-        *span_rules(locale),
-        rule(
-            "time",
-            r"(?P<h>[01]?\d|2[0-3])(?::|h|\s?h\s?)(?P<min>[0-5]\d)?(?:\s?h(?:rs?)?\b)?",
-            say_time,
-        ),
-        rule(
-            "money",
-            r"(?P<neg>[-−])?(?:(?P<cur>"
-            + symbols
-            + r")\s?(?P<amount>"
-            + NUMBER
-            + r")"
-            + scale
-            + r"(?:\s(?P<named>"
-            + codes
-            + r")\b)?"
-            + r"|(?P<amount2>"
-            + NUMBER
-            + r")"
-            + scale2
-            + r"\s?(?:(?P<cur2>"
-            + symbols
-            + r")|(?P<code>"
-            + codes
-            + r")\b))",
-            say_price,
-        ),
-        rule(
-            "percent",
-            r"(?P<n>[-−]?(?:" + NUMBER + r"))\s?%",
-            lambda m: f"{words(m['n'], locale)} {locale.percent}",
-        ),
-        rule(
-            "ordinal",
-            r"(?P<n>\d+)\.?(?P<s>" + locale.ordinal_suffixes + r")",
-            lambda m: _ordinal(m, locale),
-        ),
-        *word_rules(locale),
-        rule("number", r"[-−]?(?:" + NUMBER + r")", lambda m: _number(m, locale)),
+    return rule(
+        "time",
+        r"(?P<h>[01]?\d|2[0-3])(?::|h|\s?h\s?)(?P<min>[0-5]\d)?(?:\s?h(?:rs?)?\b)?",
+        say_time,
+    )
+
+
+def _money_rule(locale: Locale) -> Rule:
+    """A price, its symbol or code before or after the amount ("$25", "25 €", "$25 MXN")."""
+    symbols = keys(k for k in locale.currencies if not k.isalpha())
+    codes = keys(k for k in locale.currencies if k.isalpha())
+    scale = r"(?:\s?(?P<scale>" + keys(locale.scales) + r")\b)?"
+    scale2 = scale.replace("<scale>", "<scale2>")
+
+    def say_price(m: re.Match[str]) -> str:
+        # "$25 MXN": the code after the amount says which dollar or peso the symbol is.
+        code = m["named"] or m["cur"] or m["cur2"] or m["code"]
+        amount = m["amount"] or m["amount2"]
+        return (f"{locale.minus} " if m["neg"] else "") + say_money(
+            locale, code, amount, m["scale"] or m["scale2"]
+        )
+
+    return rule(
+        "money",
+        r"(?P<neg>[-−])?(?:(?P<cur>"
+        + symbols
+        + r")\s?(?P<amount>"
+        + NUMBER
+        + r")"
+        + scale
+        + r"(?:\s(?P<named>"
+        + codes
+        + r")\b)?"
+        + r"|(?P<amount2>"
+        + NUMBER
+        + r")"
+        + scale2
+        + r"\s?(?:(?P<cur2>"
+        + symbols
+        + r")|(?P<code>"
+        + codes
+        + r")\b))",
+        say_price,
     )
 
 

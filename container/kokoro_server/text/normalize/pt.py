@@ -8,6 +8,13 @@ import re
 from num2words import num2words
 
 from kokoro_server.text.normalize.core import Written
+from kokoro_server.text.normalize.locale_numbers import (
+    currency_table,
+    day_first_date,
+    gendered_ordinal,
+    name_list,
+    scale_table,
+)
 from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
 from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
@@ -24,9 +31,7 @@ def _time(hour: int, minute: int) -> str:
     return f"{said} e {_n(minute)}"
 
 
-def _date(day: int, month: str, year: int | None) -> str:
-    said = f"{'primeiro' if day == 1 else _n(day)} de {month}"
-    return f"{said} de {_n(year)}" if year else said
+_date = day_first_date(_n, "primeiro", "de")
 
 
 def _feminine(said: str) -> str:
@@ -36,53 +41,36 @@ def _feminine(said: str) -> str:
     return (millions or "") + re.sub(r"\bdois$", "duas", re.sub(r"\bum$", "uma", tail))
 
 
-def _ordinal(number: int, suffix: str) -> str:
-    said = str(num2words(number, lang="pt_BR", to="ordinal"))
-    return said[:-1] + "a" if suffix in ("ª", "a") and said.endswith("o") else said
+_ordinal = gendered_ordinal("pt_BR")
 
 
 PORTUGUESE = Locale(
     lang="pt_BR",
-    months=(
-        "janeiro",
-        "fevereiro",
-        "março",
-        "abril",
-        "maio",
-        "junho",
-        "julho",
-        "agosto",
-        "setembro",
-        "outubro",
-        "novembro",
-        "dezembro",
+    months=name_list(
+        "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro"
     ),
-    currencies={
-        "R$": ("real", "reais", "centavo", "centavos"),
-        "BRL": ("real", "reais", "centavo", "centavos"),
-        "$": ("dólar", "dólares", "centavo", "centavos"),
-        "US$": ("dólar", "dólares", "centavo", "centavos"),
-        "USD": ("dólar", "dólares", "centavo", "centavos"),
-        "€": ("euro", "euros", "centavo", "centavos"),
-        "EUR": ("euro", "euros", "centavo", "centavos"),
-        "£": ("libra", "libras", "pêni", "pence"),
-        "¥": ("iene", "ienes", "", ""),
-        "₹": ("rupia", "rupias", "", ""),
-    },
+    currencies=currency_table(
+        """
+        R$ | BRL: real, reais, centavo, centavos
+        $ | US$ | USD: dólar, dólares, centavo, centavos
+        € | EUR: euro, euros, centavo, centavos
+        £: libra, libras, pêni, pence
+        ¥: iene, ienes
+        ₹: rupia, rupias
+        """
+    ),
     percent="por cento",
     and_word="e",
     point={",": "vírgula", ".": "ponto"},
-    scales={
-        "mil": ("mil", "mil"),
-        "k": ("mil", "mil"),
-        "mi": ("milhão", "milhões"),
-        "milhão": ("milhão", "milhões"),
-        "milhões": ("milhão", "milhões"),
-        "bilhões": ("bilhão", "bilhões"),
-        "M": ("milhão", "milhões"),
-        "bi": ("bilhão", "bilhões"),
-        "bn": ("bilhão", "bilhões"),
-    },
+    scales=scale_table(
+        """
+        mil | k: mil, mil
+        mi | milhão | milhões: milhão, milhões
+        bilhões: bilhão, bilhões
+        M: milhão, milhões
+        bi | bn: bilhão, bilhões
+        """
+    ),
     of_word="de",
     say_time=_time,
     say_date=_date,

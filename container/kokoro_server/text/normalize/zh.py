@@ -10,15 +10,8 @@ from __future__ import annotations
 
 import re
 
-from kokoro_server.text.normalize.cjk import (
-    NUMBER,
-    NUMBER_START,
-    RANGE_DASH,
-    amount,
-    currency_pattern,
-    currency_range_pattern,
-)
-from kokoro_server.text.normalize.core import Claim, Rule, Say, Written, claims, group
+from kokoro_server.text.normalize import cjk
+from kokoro_server.text.normalize.core import Claim, Rule, Written, claims, group
 
 CURRENCIES = {
     "$": "美元", "US$": "美元", "USD": "美元", "¥": "元", "￥": "元", "CNY": "元", "RMB": "元",
@@ -30,14 +23,14 @@ CURRENCIES = {
 def _money(m: re.Match[str]) -> str:
     code = m["cur"] or m["code"]
     return (
-        amount(m["amount"] or m["amount2"], m["scale"] or m["scale2"], "万", "亿")
+        cjk.amount(m["amount"] or m["amount2"], m["scale"] or m["scale2"], "万", "亿")
         + CURRENCIES[code]
     )
 
 
 def _money_range(m: re.Match[str]) -> str:
     """'¥5000–8000' -> '5000到8000元': the currency is said once, after the range."""
-    low, high = (amount(m[end], m["scale"], "万", "亿") for end in ("low", "high"))
+    low, high = (cjk.amount(m[end], m["scale"], "万", "亿") for end in ("low", "high"))
     return f"{low}到{high}{CURRENCIES[m['cur']]}"
 
 
@@ -63,8 +56,7 @@ def _time(m: re.Match[str]) -> str:
     return f"{hour}点" + (f"零{minute}" if minute < 10 else f"{minute}") + "分"
 
 
-def _r(name: str, pattern: str, say: Say) -> Rule:
-    return Rule(name, re.compile(pattern), say)
+_r = cjk.unbounded_rule
 
 
 _YAO = str.maketrans("0123456789", "零幺二三四五六七八九")
@@ -81,26 +73,22 @@ RULES: tuple[Rule, ...] = (
     _r("dialled", r"(?<=[打拨])\d{3,5}|\d{3,4}(?=[室号房])", lambda m: m[0].translate(_YAO)),
     _r("phone", r"(?<!\d)1\d{10}(?!\d)|(?<!\d)\d{7,8}(?!\d)", lambda m: m[0].translate(_DIGITS)),
     _r("two", r"(?<![\d.])2(?=[" + _MEASURE + "])", lambda m: "两"),
-    _r("iso-date", r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _date),
-    _r("date", r"(?<![\d/])(?P<y>)(?P<m>\d{1,2})/(?P<d>\d{1,2})(?![\d/])", _date),
-    _r("time", r"(?<!\d)(?P<h>[01]?\d|2[0-3]):(?P<min>[0-5]\d)(?!\d)", _time),
-    _r("money-range", currency_range_pattern(CURRENCIES), _money_range),
-    _r("money", currency_pattern(CURRENCIES), _money),
+    *cjk.date_time_money_rules(CURRENCIES, _date, _time, _money_range, _money),
     _r(
         "percent-range",
-        NUMBER_START
+        cjk.NUMBER_START
         + r"(?P<low>"
-        + NUMBER
+        + cjk.NUMBER
         + r")(?P<pct>[%％])?"
-        + RANGE_DASH
+        + cjk.RANGE_DASH
         + r"(?P<high>"
-        + NUMBER
+        + cjk.NUMBER
         + r")[%％]",
         _percent_range,
     ),
     # Basis points: "25bp" -> 25个基点 (reached when the stretch is not read as English).
     _r("basis-points", r"(?<![\d.])(?P<n>\d+)\s?bps?(?![A-Za-z])", lambda m: f"{m['n']}个基点"),
-    _r("range", _RANGE_END + RANGE_DASH + _RANGE_START, lambda m: "到"),
+    _r("range", _RANGE_END + cjk.RANGE_DASH + _RANGE_START, lambda m: "到"),
 )
 
 

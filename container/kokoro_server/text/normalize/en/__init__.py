@@ -1,4 +1,4 @@
-"""English normalization (American and British): tables, verbalizers, rules, heteronyms."""
+"""English normalization (American and British): tables, verbalizers, rule families, heteronyms."""
 
 from __future__ import annotations
 

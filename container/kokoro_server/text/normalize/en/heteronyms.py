@@ -12,7 +12,7 @@ See docs/speech.md for the measurement against espeak-ng alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 DETERMINERS = {
     "the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "its",
@@ -480,36 +480,18 @@ def _dove(c: Context) -> str | None:
     return "bird"
 
 
-def _produce(c: Context) -> str | None:
-    if c.after_determiner or c.prev in {
-        "fresh",
-        "local",
-        "organic",
-        "seasonal",
-        "sells",
-        "sell",
-        "buy",
-        "buys",
-    }:
-        return "noun"
-    return "verb"
+def _noun_after(words: Collection[str]) -> Chooser:
+    """A noun after a determiner or one of `words` ("fresh produce"), a verb otherwise."""
+
+    def choose(c: Context) -> str | None:
+        return "noun" if c.after_determiner or c.prev in words else "verb"
+
+    return choose
 
 
-def _refuse(c: Context) -> str | None:
-    if c.after_determiner or c.prev in {
-        "collects",
-        "collect",
-        "collected",
-        "household",
-        "garbage",
-        "of",
-    }:
-        return "noun"
-    return "verb"
-
-
-def _resume(c: Context) -> str | None:
-    return "noun" if c.after_determiner or c.prev in PREPOSITIONS else "verb"
+_produce = _noun_after({"fresh", "local", "organic", "seasonal", "sells", "sell", "buy", "buys"})
+_refuse = _noun_after({"collects", "collect", "collected", "household", "garbage", "of"})
+_resume = _noun_after(PREPOSITIONS)
 
 
 def _separate(c: Context) -> str | None:

@@ -414,16 +414,22 @@ US_STATE_NAMES = {
     "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
     "WY": "Wyoming", "DC": "D C",
 }  # fmt: skip
+
+
+def _spelled(labels: str) -> dict[str, str]:
+    """Labels said letter by letter: "api" -> "A P I"."""
+    return {label: " ".join(label.upper()) for label in labels.split()}
+
+
 # Parts of a host name or path said otherwise than as a word: letters spelled, or a word
 # run together.
 ADDRESS_LABELS = {
-    "api": "A P I", "aws": "A W S", "gcp": "G C P", "irs": "I R S", "cdn": "C D N",
-    "npm": "N P M", "ssh": "S S H", "sdk": "S D K", "cli": "C L I", "ui": "U I",
-    "db": "D B", "css": "C S S", "html": "H T M L", "ftp": "F T P", "sftp": "S F T P",
-    "dns": "D N S", "vpn": "V P N", "iam": "I A M", "pdf": "P D F", "faq": "F A Q",
-    "cnn": "C N N", "bbc": "B B C", "ibm": "I B M", "hr": "H R", "usa": "U S A",
-    "nyc": "N Y C", "pypi": "pie P I", "openai": "open A I",
-    "noreply": "no reply", "donotreply": "do not reply", "nodejs": "node J S",
+    **_spelled(
+        "api aws gcp irs cdn npm ssh sdk cli ui db css html ftp sftp dns vpn iam pdf faq cnn bbc"
+        " ibm hr usa nyc"
+    ),
+    "pypi": "pie P I", "openai": "open A I", "noreply": "no reply", "donotreply": "do not reply",
+    "nodejs": "node J S",
 }  # fmt: skip
 # Time zones written after a time ("6:00pm ET"): said letter by letter.
 TIME_ZONES = {

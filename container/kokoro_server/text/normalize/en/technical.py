@@ -272,6 +272,11 @@ def _say_initials(m: re.Match[str]) -> str | None:
 
 def technical_rules(british: bool) -> tuple[Rule, ...]:
     """The rules of this module, in order, for one English variant."""
+    return (*_notation_rules(british), *_code_rules(british))
+
+
+def _notation_rules(british: bool) -> tuple[Rule, ...]:
+    """Scientific notation, powers, big O, functions and letter pairs."""
     return (
         rule(
             "e-notation",
@@ -301,6 +306,12 @@ def technical_rules(british: bool) -> tuple[Rule, ...]:
         ),
         rule("function-of", _FUNCTION, lambda m: _say_function(m, british), bounded=False),
         rule("letter-pair", _LETTER_PAIR, lambda m: f"{m['a']} {m['b']}", bounded=False),
+    )
+
+
+def _code_rules(british: bool) -> tuple[Rule, ...]:
+    """Operators, arrows and the signs that only code writes."""
+    return (
         rule("code-operator", _OPERATOR, _say_operator, bounded=False),
         # A number compared in code is a value ("status != 200"), not a code read digit by
         # digit (a leading zero still is one).
