@@ -1,18 +1,35 @@
 """App configuration from cdk.json context, validated once with clear errors.
 
-Every key has a default here and in cdk.json; `-c key=value` on the command line overrides
-it (values from the command line arrive as strings, so numbers are parsed here).
+Every context key is one field of `AppConfig`, declared once with its default, its meaning
+and its valid values (stacks/context.py); `load_config` reads them all the same way, and
+`-c key=value` on the command line overrides cdk.json (command-line values arrive as strings,
+so numbers and flags are parsed). The declarations are the one source: a test holds cdk.json's
+context to them, and the table in docs/deploy.md is generated from them:
+
+    python -m stacks.config   # prints the docs table (tests/stacks/test_context_keys.py)
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
-from stacks.errors import DeployCheckError
+from stacks.context import (
+    BUCKET_NAME,
+    EMAIL_ADDRESS,
+    FLAG,
+    FOLDER,
+    ConfigError,
+    context_key,
+    context_table,
+    declared_keys,
+    free_text,
+    integer,
+    matching,
+    one_of,
+)
 from stacks.regions import (
     RegionConfigError,
     check_profile_geography,
@@ -24,50 +41,7 @@ if TYPE_CHECKING:  # importing constructs starts the jsii runtime (Node.js, 0.7 
     # weights fetcher and the cleanup read DEFAULTS without it
     from constructs import Node
 
-DEFAULTS: dict[str, Any] = {
-    "app_name": DEFAULT_APP_NAME,
-    "instance_type": "ml.g5.xlarge",
-    "initial_instance_count": 1,
-    "min_instances": 1,
-    "max_instances": 2,
-    # 0.75 x the 26 streams a g5 is publicly known to hold (docs/performance.md, "Where a g5
-    # runs out"); `make loadtest` against the endpoint confirms or corrects it.
-    "target_concurrency_per_instance": 19,
-    # The container's session limit (KOKORO_MAX_SESSIONS): more than the scaling target, so
-    # the endpoint scales out before any caller is refused (docs/capacity.md).
-    "max_sessions_per_instance": 32,
-    "voice": "af_heart",
-    # "auto": Claude Haiku 4.5 through the inference profile of the deploy region's geography
-    # (stacks/regions.py); any model or profile id is taken as given (and checked).
-    "bedrock_model_id": "auto",
-    "weights_revision": "kokoro-82m-v1.0-onnx-fp32",
-    # "" creates the weights bucket; a name imports the bucket a destroyed stack retained.
-    "weights_bucket": "",
-    "inference_ami_version": "al2023-ami-sagemaker-inference-gpu-4-1",
-    "startup_health_check_timeout_s": 600,
-    "model_data_download_timeout_s": 600,
-    # Alarms (docs/monitoring.md): "" creates the alarm topic without a subscription.
-    "alarm_email": "",
-    "first_sound_alarm_p95_ms": 1500,
-    "refusal_alarm_minutes": 5,
-    # Blue/green endpoint updates (docs/deploy.md, "Updates and live streams").
-    "deployment_baking_s": 600,
-    "deployment_termination_wait_s": 300,
-    "network_isolation": True,
-    # "cuda": the endpoint refuses to serve unless ONNX Runtime runs on the GPU; "auto" lets it
-    # fall back to the CPU provider (many times slower; for debugging only).
-    "kokoro_provider": "cuda",
-    # true: deploy everything but the SageMaker endpoint (no instance billing); the agent
-    # answers callers with a `voice_paused` error. Deploy without it to resume.
-    "voice_paused": False,
-    # true: a region this app does not know, or where a service it needs is not documented
-    # (or CloudFormation's bundled resource list lacks a type), is deployed to anyway.
-    "allow_undocumented_region": False,
-    # "": no voices of your own. "voices/": the server also loads the voice files under
-    # kokoro/<revision>/voices/ of the weights bucket, copied with the weights
-    # (docs/deploy.md, "Your own voices").
-    "user_voices_prefix": "",
-}
+__all__ = ["DEFAULTS", "AppConfig", "ConfigError", "load_config"]
 
 # Id prefixes of cross-region (system-defined) inference profiles, as in aws-cdk's
 # CrossRegionInferenceProfileRegion (@aws-cdk/aws-bedrock-alpha). Which regions a profile
@@ -89,66 +63,162 @@ REMOVED_KEYS = {
     ),
 }
 
-_APP_NAME = APP_NAME_PATTERN
-_PROVIDERS = ("cuda", "auto")
 _INSTANCE_TYPE = re.compile(r"^ml\.[a-z0-9]+\.[a-z0-9]+$")
 _VOICE = re.compile(r"^[a-z]{2}_[a-z0-9_]+$")
-_MODEL_ID = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+(:[0-9]+)?$")
-# S3 general purpose bucket naming rules (3-63 characters; see S3 "Bucket naming rules").
-_BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
-_IPV4 = re.compile(r"^\d+\.\d+\.\d+\.\d+$")
-_BUCKET_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
-# Folder names under the weights prefix: no leading '/', no empty, '.' or '..' part.
-_PREFIX_PART = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
-_BUCKET_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", "--x-s3", "--table-s3", ".mrap")
-
-
-class ConfigError(DeployCheckError):
-    """A context value is missing or invalid."""
-
-
-@dataclass(frozen=True)
-class AlarmSettings:
-    """Who is told, and when: the alarm topic's e-mail and the log-metric alarms' limits."""
-
-    email: str | None = None  # None: the topic has no subscription
-    first_sound_p95_ms: int = 1500
-    refusal_minutes: int = 5
-
-
-@dataclass(frozen=True)
-class RolloutSettings:
-    """Blue/green endpoint updates: how long the new fleet is watched, and how long the old
-    one lives on after that (the streams it still carries)."""
-
-    baking_s: int = 600
-    termination_wait_s: int = 300
+# "auto" is resolved for the deploy region after reading (`_model_id`).
+_MODEL_ID = re.compile(r"^(auto|[a-z0-9-]+(\.[a-z0-9-]+)+(:[0-9]+)?)$")
+# BlueGreenUpdatePolicy limits (SageMaker API reference): both waits 0-3600 s.
+_ROLLOUT_WAIT = integer(0, 3600)
+_INSTANCES = integer(1, 20)
+_SAGEMAKER_TIMEOUT = integer(60, 3600)
 
 
 @dataclass(frozen=True)
 class AppConfig:
-    app_name: str
-    instance_type: str
-    initial_instance_count: int
-    min_instances: int
-    max_instances: int
-    target_concurrency_per_instance: int
-    voice: str
-    bedrock_model_id: str
-    weights_revision: str
-    weights_bucket: str | None
-    inference_ami_version: str
-    startup_health_check_timeout_s: int
-    model_data_download_timeout_s: int
-    network_isolation: bool
-    kokoro_provider: str = "cuda"
-    voice_paused: bool = False
-    allow_undocumented_region: bool = False
-    alarms: AlarmSettings = AlarmSettings()
-    rollout: RolloutSettings = RolloutSettings()
-    max_sessions_per_instance: int = 32
-    user_voices_prefix: str = ""  # under the revision's weights prefix; "" for none
+    """The whole app's settings: each field is the context key of its name (stacks/context.py).
+
+    The fields are in cdk.json's order, which is also the docs table's."""
+
+    app_name: str = context_key(
+        DEFAULT_APP_NAME,
+        "Prefix of every name: stacks `<AppName>-Tts`/`-Agent`, endpoint `<app_name>-tts`, "
+        "runtime `<app_name>_agent` (with `_`), tag `app=<app_name>`.",
+        matching(APP_NAME_PATTERN, APP_NAME_RULE),
+    )
+    instance_type: str = context_key(
+        "ml.g5.xlarge",
+        "SageMaker instance type of the production variant (NVIDIA A10G, 24 GB).",
+        matching(_INSTANCE_TYPE, "like 'ml.g5.xlarge'"),
+    )
+    initial_instance_count: int = context_key(
+        1, "Instances at creation; must lie within min/max.", _INSTANCES
+    )
+    min_instances: int = context_key(1, "Autoscaling minimum.", _INSTANCES)
+    max_instances: int = context_key(
+        2, "Autoscaling maximum (check your instance quota).", _INSTANCES
+    )
+    target_concurrency_per_instance: int = context_key(
+        19,
+        "Target value of the `SageMakerVariantConcurrentRequestsPerModelHighResolution` "
+        "target-tracking policy (bidirectional streams open per instance): 0.75 x the 26 "
+        "streams a g5 is publicly known to hold "
+        "([performance.md](performance.md#where-a-g5-runs-out-cpu-per-audio-second)); set it "
+        "from `make loadtest` ([capacity.md](capacity.md)).",
+        integer(1, 1000),
+    )
+    max_sessions_per_instance: int = context_key(
+        32,
+        "The container's session limit (`KOKORO_MAX_SESSIONS`); must be above "
+        "`target_concurrency_per_instance` (a synth error otherwise), so the endpoint scales "
+        "out before an instance refuses callers with `busy`.",
+        integer(1, 1000),
+    )
+    voice: str = context_key(
+        "af_heart",
+        "Default Kokoro voice: `KOKORO_VOICE` in the container, `TTS_VOICE` in the agent.",
+        matching(_VOICE, "a Kokoro voice name like 'af_heart'"),
+    )
+    bedrock_model_id: str = context_key(
+        "auto",
+        "Model or cross-region inference profile (`us.`, `eu.`, `apac.`, `jp.`, `au.`, "
+        "`us-gov.`, `global.`) the agent streams from (`BEDROCK_MODEL_ID`); checked against "
+        "the deploy region. `auto`: Claude Haiku 4.5 through the profile of the region's "
+        "geography (see Deploy-time checks; `us.` in environment-agnostic synth). A profile "
+        "needs no region list: see IAM below.",
+        matching(_MODEL_ID, "'auto' or a Bedrock model or profile id"),
+    )
+    weights_revision: str = context_key(
+        "kokoro-82m-v1.0-onnx-fp32",
+        "Entry of `stacks/weights_manifest.json` to cache; lands under `kokoro/<revision>/`.",
+        free_text("a revision of the manifest"),
+    )
+    weights_bucket: str | None = context_key(
+        "",
+        "Empty: the stack creates the retained weights bucket. A bucket name: the stack "
+        'imports that bucket (the one a destroyed stack retained) instead; see "Reusing the '
+        'weights bucket after destroy".',
+        BUCKET_NAME,
+    )
+    inference_ami_version: str = context_key(
+        "al2023-ami-sagemaker-inference-gpu-4-1",
+        "SageMaker inference AMI of the variant: NVIDIA driver 580 (CUDA 13.0), which runs "
+        'the image\'s CUDA 12.6 runtime; see "GPU driver vs image CUDA".',
+        free_text("a SageMaker `InferenceAmiVersion`"),
+    )
+    startup_health_check_timeout_s: int = context_key(
+        600,
+        "`ContainerStartupHealthCheckTimeoutInSeconds`: the image is large and `/ping` "
+        "answers 200 only after the model is loaded and a warm-up synthesis succeeded.",
+        _SAGEMAKER_TIMEOUT,
+    )
+    model_data_download_timeout_s: int = context_key(
+        600,
+        "`ModelDataDownloadTimeoutInSeconds` for copying the weights prefix to `/opt/ml/model`.",
+        _SAGEMAKER_TIMEOUT,
+    )
+    alarm_email: str | None = context_key(
+        "",
+        "One e-mail address subscribed to the alarm topic (SNS mails a confirmation link "
+        "first); empty: the topic has no subscription "
+        "([monitoring.md](monitoring.md#who-is-told-the-alarm-topic)).",
+        EMAIL_ADDRESS,
+    )
+    first_sound_alarm_p95_ms: int = context_key(
+        1500,
+        "Threshold of the `FirstSoundP95` alarm: p95 of the server's time to first sound per "
+        "session, per minute, above it in 3 of 5 minutes.",
+        integer(1, 60000),
+    )
+    refusal_alarm_minutes: int = context_key(
+        5,
+        "Window of the `SessionsRefused` alarm: any refused session within it fires.",
+        integer(1, 60),
+    )
+    deployment_baking_s: int = context_key(
+        600,
+        "Baking period of a blue/green endpoint update: how long the new fleet serves every "
+        'new stream while the alarms watch it before the old fleet is let go ("Updates and '
+        'live streams").',
+        _ROLLOUT_WAIT,
+    )
+    deployment_termination_wait_s: int = context_key(
+        300,
+        "How long the old fleet lives after the baking period, for the streams it still carries.",
+        _ROLLOUT_WAIT,
+    )
+    network_isolation: bool = context_key(
+        True,
+        "`EnableNetworkIsolation` of the SageMaker model: the container gets no outbound "
+        "network (it never needs one). Set `false` only to debug.",
+        FLAG,
+    )
+    kokoro_provider: str = context_key(
+        "cuda",
+        "`KOKORO_PROVIDER` of the container: `cuda` refuses to serve on the CPU; `auto` "
+        "allows ONNX Runtime's CPU fallback (many times slower; debugging only).",
+        one_of("cuda", "auto"),
+    )
+    voice_paused: bool = context_key(
+        False,
+        "`true`: deploy everything but the endpoint (no instance billing); the agent answers "
+        "callers with a `voice_paused` error (see Pause and resume).",
+        FLAG,
+    )
+    allow_undocumented_region: bool = context_key(
+        False,
+        "`true`: deploy to a region this app's lists do not cover: an unknown region code, "
+        "AgentCore Runtime not documented there, or a resource type aws-cdk-lib does not "
+        "list there (see Deploy-time checks for what CloudFormation still rejects).",
+        FLAG,
+    )
+    user_voices_prefix: str = context_key(
+        "",
+        "A folder under the weights prefix (`voices/`: "
+        "`s3://<weights bucket>/kokoro/<revision>/voices/`) whose voice files the server "
+        "adds to the official voices (`KOKORO_USER_VOICES_DIR=/opt/ml/model/voices`); see "
+        '"Your own voices". Empty: none.',
+        FOLDER,
+    )
 
     @property
     def metrics_namespace(self) -> str:
@@ -190,110 +260,16 @@ class AppConfig:
         return self.bedrock_model_id
 
 
-def _int(key: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool):
-        raise ConfigError(f"context {key!r} must be an integer, got {value!r}")
-    try:
-        number = int(str(value).strip())
-    except ValueError as exc:
-        raise ConfigError(f"context {key!r} must be an integer, got {value!r}") from exc
-    if not low <= number <= high:
-        raise ConfigError(f"context {key!r} must be between {low} and {high}, got {number}")
-    return number
+CONTEXT_KEYS = declared_keys(AppConfig)
+# What cdk.json holds for each key (the weights fetcher and the cleanup read it, without CDK).
+# cdk.json is kept by hand, not generated: it also holds the CDK's feature flags, which the
+# CDK CLI writes; tests/stacks/test_context_keys.py holds its context to these values.
+DEFAULTS: dict[str, Any] = {name: key.default for name, key in CONTEXT_KEYS.items()}
 
 
-def _bool(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "yes"):
-        return True
-    if text in ("false", "0", "no"):
-        return False
-    raise ConfigError(f"context {key!r} must be true or false, got {value!r}")
-
-
-def _str(key: str, value: Any, pattern: re.Pattern[str], what: str) -> str:
-    if not isinstance(value, str) or not pattern.match(value):
-        raise ConfigError(f"context {key!r} must be {what}, got {value!r}")
-    return value
-
-
-def _bucket_name(value: Any) -> str | None:
-    """'' or unset: the stack creates the bucket. Otherwise a valid S3 bucket name."""
-    if value in (None, ""):
-        return None
-    name = str(value).strip()
-    if (
-        not _BUCKET.match(name)
-        or ".." in name
-        or _IPV4.match(name)
-        or name.startswith(_BUCKET_RESERVED_PREFIXES)
-        or name.endswith(_BUCKET_RESERVED_SUFFIXES)
-    ):
-        raise ConfigError(
-            f"context 'weights_bucket' must be an S3 bucket name (3-63 lower-case letters, "
-            f"digits, '.' or '-'), got {value!r}; use the WeightsBucketName output of the "
-            "destroyed stack or the bucket the cleanup report lists"
-        )
-    return name
-
-
-def _user_voices_prefix(value: Any) -> str:
-    """'' or unset: none. Otherwise a folder under the weights prefix, returned ending in '/'."""
-    if value in (None, ""):
-        return ""
-    text = str(value).strip()
-    parts = text.removesuffix("/").split("/")
-    if not all(_PREFIX_PART.match(part) and part.strip(".") for part in parts):
-        raise ConfigError(
-            "context 'user_voices_prefix' must be a folder under the weights prefix, like "
-            f"'voices/' (letters, digits, '.', '_' or '-' between '/'; no leading '/', no "
-            f"'..'), got {value!r}"
-        )
-    return "/".join(parts) + "/"
-
-
-def _email(value: Any) -> str | None:
-    """'' or unset: no subscription. Otherwise one e-mail address."""
-    if value in (None, ""):
-        return None
-    address = str(value).strip()
-    if not _EMAIL.match(address):
-        raise ConfigError(
-            f"context 'alarm_email' must be one e-mail address (or empty), got {value!r}"
-        )
-    return address
-
-
-def _alarm_settings(get: Callable[[str], Any]) -> AlarmSettings:
-    return AlarmSettings(
-        email=_email(get("alarm_email")),
-        first_sound_p95_ms=_int(
-            "first_sound_alarm_p95_ms", get("first_sound_alarm_p95_ms"), 1, 60000
-        ),
-        refusal_minutes=_int("refusal_alarm_minutes", get("refusal_alarm_minutes"), 1, 60),
-    )
-
-
-def _rollout_settings(get: Callable[[str], Any]) -> RolloutSettings:
-    # BlueGreenUpdatePolicy limits (SageMaker API reference): both waits 0-3600 s.
-    return RolloutSettings(
-        baking_s=_int("deployment_baking_s", get("deployment_baking_s"), 0, 3600),
-        termination_wait_s=_int(
-            "deployment_termination_wait_s", get("deployment_termination_wait_s"), 0, 3600
-        ),
-    )
-
-
-def _model_id(get: Callable[[str], Any], region: str | None) -> str:
+def _model_id(configured: str, region: str | None) -> str:
     """`bedrock_model_id` resolved for the region ('auto') and checked against it."""
-    model_id = _str(
-        "bedrock_model_id",
-        resolve_model_id(str(get("bedrock_model_id")), region),
-        _MODEL_ID,
-        "'auto' or a Bedrock model or profile id",
-    )
+    model_id = resolve_model_id(configured, region)
     if region is not None:
         try:
             check_profile_geography(model_id, region)
@@ -302,64 +278,8 @@ def _model_id(get: Callable[[str], Any], region: str | None) -> str:
     return model_id
 
 
-def load_config(node: Node, region: str | None = None) -> AppConfig:
-    """Read every context key (falling back to DEFAULTS) and validate it.
-
-    ``region``: the concrete deploy region (None for environment-agnostic synth); settings
-    that only work in some regions are resolved and checked against it.
-    """
-
-    def get(key: str) -> Any:
-        value = node.try_get_context(key)
-        return DEFAULTS[key] if value is None else value
-
-    for key, why in REMOVED_KEYS.items():
-        if node.try_get_context(key) is not None:
-            raise ConfigError(f"context {key!r} is no longer used: {why}")
-
-    app_name = _str("app_name", get("app_name"), _APP_NAME, APP_NAME_RULE)
-    allow_undocumented = _bool("allow_undocumented_region", get("allow_undocumented_region"))
-    if region is not None:
-        check_region_name(region, allow_unknown=allow_undocumented)
-    model_id = _model_id(get, region)
-    provider = str(get("kokoro_provider")).strip().lower()
-    if provider not in _PROVIDERS:
-        raise ConfigError(
-            f"context 'kokoro_provider' must be one of {', '.join(_PROVIDERS)}, got {provider!r}"
-        )
-    cfg = AppConfig(
-        app_name=app_name,
-        instance_type=_str(
-            "instance_type", get("instance_type"), _INSTANCE_TYPE, "like 'ml.g5.xlarge'"
-        ),
-        initial_instance_count=_int("initial_instance_count", get("initial_instance_count"), 1, 20),
-        min_instances=_int("min_instances", get("min_instances"), 1, 20),
-        max_instances=_int("max_instances", get("max_instances"), 1, 20),
-        target_concurrency_per_instance=_int(
-            "target_concurrency_per_instance", get("target_concurrency_per_instance"), 1, 1000
-        ),
-        voice=_str("voice", get("voice"), _VOICE, "a Kokoro voice name like 'af_heart'"),
-        bedrock_model_id=model_id,
-        weights_revision=str(get("weights_revision")),
-        weights_bucket=_bucket_name(get("weights_bucket")),
-        inference_ami_version=str(get("inference_ami_version")),
-        startup_health_check_timeout_s=_int(
-            "startup_health_check_timeout_s", get("startup_health_check_timeout_s"), 60, 3600
-        ),
-        model_data_download_timeout_s=_int(
-            "model_data_download_timeout_s", get("model_data_download_timeout_s"), 60, 3600
-        ),
-        network_isolation=_bool("network_isolation", get("network_isolation")),
-        kokoro_provider=provider,
-        voice_paused=_bool("voice_paused", get("voice_paused")),
-        allow_undocumented_region=allow_undocumented,
-        alarms=_alarm_settings(get),
-        rollout=_rollout_settings(get),
-        max_sessions_per_instance=_int(
-            "max_sessions_per_instance", get("max_sessions_per_instance"), 1, 1000
-        ),
-        user_voices_prefix=_user_voices_prefix(get("user_voices_prefix")),
-    )
+def _check_relations(cfg: AppConfig) -> None:
+    """Rules between keys, each of which was valid on its own."""
     if cfg.target_concurrency_per_instance >= cfg.max_sessions_per_instance:
         raise ConfigError(
             "context target_concurrency_per_instance "
@@ -372,4 +292,28 @@ def load_config(node: Node, region: str | None = None) -> AppConfig:
             "context must satisfy min_instances <= initial_instance_count <= max_instances, got "
             f"{cfg.min_instances} <= {cfg.initial_instance_count} <= {cfg.max_instances}"
         )
+
+
+def load_config(node: Node, region: str | None = None) -> AppConfig:
+    """Read every context key (falling back to its declared default) and validate it.
+
+    ``region``: the concrete deploy region (None for environment-agnostic synth); settings
+    that only work in some regions are resolved and checked against it.
+    """
+    for key, why in REMOVED_KEYS.items():
+        if node.try_get_context(key) is not None:
+            raise ConfigError(f"context {key!r} is no longer used: {why}")
+    values: dict[str, Any] = {}
+    for name, declared in CONTEXT_KEYS.items():
+        given = node.try_get_context(name)
+        values[name] = declared.reader.parse(name, declared.default if given is None else given)
+    if region is not None:
+        check_region_name(region, allow_unknown=values["allow_undocumented_region"])
+    values["bedrock_model_id"] = _model_id(values["bedrock_model_id"], region)
+    cfg = AppConfig(**values)
+    _check_relations(cfg)
     return cfg
+
+
+if __name__ == "__main__":
+    print(context_table(CONTEXT_KEYS))

@@ -76,6 +76,16 @@ class TtsStack(Stack):
         self.endpoint_name = config.endpoint_name
         self.endpoint_arn = tts.endpoint_arn
         self._monitor(config, tts)
+        self._outputs(config, tts, weights, image)
+
+    def _outputs(
+        self,
+        config: AppConfig,
+        tts: TtsEndpoint,
+        weights: WeightsCache,
+        image: ecr_assets.DockerImageAsset,
+    ) -> None:
+        """What the smoke check, the cleanup and the docs read from the deployed stack."""
         CfnOutput(
             self,
             "EndpointName",
@@ -90,7 +100,7 @@ class TtsStack(Stack):
 
     def _monitor(self, config: AppConfig, tts: TtsEndpoint) -> None:
         """The alarm topic, the server's log metrics, the alarms and the dashboard."""
-        topic = AlarmTopic(self, "AlarmTopic", email=config.alarms.email)
+        topic = AlarmTopic(self, "AlarmTopic", email=config.alarm_email)
         # The log metrics stay while the voice is paused: the log group does too.
         server_metrics = LogMetricFilters(
             self,
@@ -111,7 +121,7 @@ class TtsStack(Stack):
                 endpoint_log_group=tts.log_group_name,
                 namespace=config.metrics_namespace,
                 target_concurrency=config.target_concurrency_per_instance,
-                first_sound_alarm_ms=config.alarms.first_sound_p95_ms,
+                first_sound_alarm_ms=config.first_sound_alarm_p95_ms,
                 alarms=alarms,
             ),
         )
@@ -142,12 +152,12 @@ class TtsStack(Stack):
             self,
             "Alarms",
             targets=AlarmTargets(config.endpoint_name, server_metrics, topic.topic),
-            first_sound_p95_ms=config.alarms.first_sound_p95_ms,
-            refusal_minutes=config.alarms.refusal_minutes,
+            first_sound_p95_ms=config.first_sound_alarm_p95_ms,
+            refusal_minutes=config.refusal_alarm_minutes,
         )
         tts.endpoint.deployment_config = blue_green_update(
-            baking_s=config.rollout.baking_s,
-            termination_wait_s=config.rollout.termination_wait_s,
+            baking_s=config.deployment_baking_s,
+            termination_wait_s=config.deployment_termination_wait_s,
             startup_s=config.startup_health_check_timeout_s + config.model_data_download_timeout_s,
             rollback_alarm_names=[alarm.alarm_name for alarm in alarms.all],
         )

@@ -15,6 +15,7 @@ from stacks.constructs.bedrock_access import (
     any_region_foundation_model_arn,
     bedrock_invoke_statements,
 )
+from stacks.constructs.service_role import service_role
 from stacks.nag import FOUNDATION_MODEL_ANY_REGION_REASON, acknowledge, iam5, nag_rendering
 
 
@@ -83,7 +84,7 @@ class AgentRuntimeSettings:
     bedrock_model_id: str
     bedrock_foundation_model_id: str
     bedrock_model_is_profile: bool
-    voice_paused: bool = False
+    voice_paused: bool
 
 
 class VoiceAgentRuntime(Construct):
@@ -99,22 +100,34 @@ class VoiceAgentRuntime(Construct):
         self, scope: Construct, construct_id: str, *, settings: AgentRuntimeSettings
     ) -> None:
         super().__init__(scope, construct_id)
-        stack = Stack.of(self)
-        self.role = iam.Role(
+        self.role = self._execution_role(settings)
+        self.runtime = self._runtime(settings)
+        for resource, why in _baseline_wildcards(self):
+            acknowledge(self.role, iam5(resource), why)
+        if settings.bedrock_model_is_profile:
+            acknowledge(
+                self.role,
+                iam5(
+                    nag_rendering(
+                        self, any_region_foundation_model_arn(settings.bedrock_foundation_model_id)
+                    )
+                ),
+                FOUNDATION_MODEL_ANY_REGION_REASON,
+            )
+
+    def _execution_role(self, settings: AgentRuntimeSettings) -> iam.Role:
+        """Trusted by AgentCore for this account; may call the one endpoint and the one model."""
+        role = service_role(
             self,
-            "ExecutionRole",
-            assumed_by=iam.ServicePrincipal(
-                "bedrock-agentcore.amazonaws.com",
-                conditions={
-                    "StringEquals": {"aws:SourceAccount": stack.account},
-                    "ArnLike": {
-                        "aws:SourceArn": stack.format_arn(service="bedrock-agentcore", resource="*")
-                    },
-                },
-            ),
-            description="Voice agent runtime: stream TTS from one endpoint, one Bedrock model",
+            "bedrock-agentcore.amazonaws.com",
+            "Voice agent runtime: stream TTS from one endpoint, one Bedrock model",
+            ArnLike={
+                "aws:SourceArn": Stack.of(self).format_arn(
+                    service="bedrock-agentcore", resource="*"
+                )
+            },
         )
-        self.role.add_to_policy(
+        role.add_to_policy(
             iam.PolicyStatement(
                 sid="InvokeTtsEndpoint",
                 actions=[
@@ -130,19 +143,22 @@ class VoiceAgentRuntime(Construct):
             settings.bedrock_foundation_model_id,
             is_profile=settings.bedrock_model_is_profile,
         ):
-            self.role.add_to_policy(statement)
+            role.add_to_policy(statement)
+        return role
+
+    def _runtime(self, settings: AgentRuntimeSettings) -> agentcore.Runtime:
+        stack = Stack.of(self)
         # The image needs the agent and the protocol client it imports (clients/kokoro_stream,
         # its own distribution). The build context is the folder holding both, cut down to
         # them, so nothing else of the repository reaches the image or the asset's hash.
-        root = settings.agent_dir.parent
         artifact = agentcore.AgentRuntimeArtifact.from_asset(
-            str(root),
+            str(settings.agent_dir.parent),
             file=f"{settings.agent_dir.name}/Dockerfile",
             platform=ecr_assets.Platform.LINUX_ARM64,
             ignore_mode=IgnoreMode.DOCKER,
             exclude=agent_image_context(settings.agent_dir.name),
         )
-        self.runtime = agentcore.Runtime(
+        return agentcore.Runtime(
             self,
             "Runtime",
             runtime_name=settings.runtime_name,
@@ -164,15 +180,3 @@ class VoiceAgentRuntime(Construct):
                 "TTS_PAUSED": "true" if settings.voice_paused else "false",
             },
         )
-        for resource, why in _baseline_wildcards(self):
-            acknowledge(self.role, iam5(resource), why)
-        if settings.bedrock_model_is_profile:
-            acknowledge(
-                self.role,
-                iam5(
-                    nag_rendering(
-                        self, any_region_foundation_model_arn(settings.bedrock_foundation_model_id)
-                    )
-                ),
-                FOUNDATION_MODEL_ANY_REGION_REASON,
-            )

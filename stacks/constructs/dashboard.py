@@ -28,6 +28,7 @@ from stacks.log_metrics import (
     SESSIONS_STALLED,
     TURNS,
     TURNS_INTERRUPTED,
+    LogMetric,
 )
 
 REFUSALS_BY_CAUSE = (
@@ -144,25 +145,22 @@ class VoiceDashboard(Construct):
         )
 
     def _sentences(self) -> cloudwatch.GraphWidget:
-        ns = self.sources.namespace
-        return cloudwatch.GraphWidget(
-            title="Sentences not spoken, pre-empted",
-            width=8,
-            left=[
-                log_metric(ns, SENTENCES_NOT_SPOKEN, "Sum", label="not spoken"),
-                log_metric(ns, SENTENCES_PREEMPTED, "Sum", label="pre-empted"),
-            ],
+        return self._counts(
+            "Sentences not spoken, pre-empted",
+            (SENTENCES_NOT_SPOKEN, "not spoken"),
+            (SENTENCES_PREEMPTED, "pre-empted"),
         )
 
     def _turns(self) -> cloudwatch.GraphWidget:
+        return self._counts("Agent turns", (TURNS, "turns"), (TURNS_INTERRUPTED, "interrupted"))
+
+    def _counts(self, title: str, *metrics: tuple[LogMetric, str]) -> cloudwatch.GraphWidget:
+        """Per-minute sums of log metrics, each line labelled."""
         ns = self.sources.namespace
         return cloudwatch.GraphWidget(
-            title="Agent turns",
+            title=title,
             width=8,
-            left=[
-                log_metric(ns, TURNS, "Sum", label="turns"),
-                log_metric(ns, TURNS_INTERRUPTED, "Sum", label="interrupted"),
-            ],
+            left=[log_metric(ns, spec, "Sum", label=label) for spec, label in metrics],
         )
 
     def _errors(self) -> cloudwatch.GraphWidget:

@@ -14,6 +14,7 @@ from aws_cdk import aws_sagemaker as sagemaker
 from constructs import Construct
 
 from stacks.constructs.service_logs import service_log_retention
+from stacks.constructs.service_role import service_role
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.nag import acknowledge, iam5, nag_rendering
 
@@ -29,6 +30,9 @@ ENDPOINT_METRICS_NAMESPACE = "/aws/sagemaker/Endpoints"
 
 @dataclass(frozen=True)
 class EndpointSettings:
+    """What the endpoint is made of; every value comes from AppConfig (stacks/config.py
+    declares their defaults)."""
+
     endpoint_name: str
     instance_type: str
     initial_instance_count: int
@@ -36,15 +40,15 @@ class EndpointSettings:
     startup_health_check_timeout_s: int
     model_data_download_timeout_s: int
     voice: str
-    network_isolation: bool = True
+    network_isolation: bool
     # "cuda": the server refuses to serve unless ONNX Runtime runs on the GPU.
-    provider: str = "cuda"
+    provider: str
     # False (voice paused): model and endpoint config stay, the billing endpoint is not made.
-    create_endpoint: bool = True
-    max_sessions: int = 32  # the container's admission limit (KOKORO_MAX_SESSIONS)
+    create_endpoint: bool
+    max_sessions: int  # the container's admission limit (KOKORO_MAX_SESSIONS)
     # A folder under the weights prefix ('voices/'): its voice files arrive with the weights
     # and the server adds them to the official ones (KOKORO_USER_VOICES_DIR). "": none.
-    user_voices_prefix: str = ""
+    user_voices_prefix: str
 
 
 def endpoint_arn(scope: Construct, endpoint_name: str) -> str:
@@ -127,7 +131,32 @@ class TtsEndpoint(Construct):
         self.log_group_name = log_group_name(settings.endpoint_name)
         self.log_retention = service_log_retention(self, "EndpointLogs", self.log_group_name)
         self.role = self._execution_role(image, bucket, weights_prefix)
-        self.model = sagemaker.CfnModel(
+        self.model = self._model(settings, image, model_data_url)
+        self.endpoint_config = self._endpoint_config(settings)
+        self.endpoint: sagemaker.CfnEndpoint | None = None
+        if settings.create_endpoint:
+            self.endpoint = sagemaker.CfnEndpoint(
+                self,
+                "Endpoint",
+                endpoint_name=settings.endpoint_name,
+                endpoint_config_name=self.endpoint_config.attr_endpoint_config_name,
+            )
+            self.endpoint.node.add_dependency(self.log_retention)
+        self.endpoint_arn = endpoint_arn(self, settings.endpoint_name)
+        acknowledge(
+            self.model,
+            "AwsSolutions-SM1",
+            (
+                "The container needs no network: it reads its weights from /opt/ml/model, which "
+                "SageMaker fills from S3, and by default runs with network isolation; a VPC "
+                "would add NAT/endpoint cost without protecting anything."
+            ),
+        )
+
+    def _model(
+        self, settings: EndpointSettings, image: ecr_assets.DockerImageAsset, model_data_url: str
+    ) -> sagemaker.CfnModel:
+        model = sagemaker.CfnModel(
             self,
             "Model",
             execution_role_arn=self.role.role_arn,
@@ -147,8 +176,11 @@ class TtsEndpoint(Construct):
             ),
         )
         # The role's policy must exist before SageMaker validates image and data access.
-        self.model.node.add_dependency(self.role)
-        self.endpoint_config = sagemaker.CfnEndpointConfig(
+        model.node.add_dependency(self.role)
+        return model
+
+    def _endpoint_config(self, settings: EndpointSettings) -> sagemaker.CfnEndpointConfig:
+        config = sagemaker.CfnEndpointConfig(
             self,
             "EndpointConfig",
             production_variants=[
@@ -171,94 +203,47 @@ class TtsEndpoint(Construct):
         )
         # Informational: SageMaker reads the capability from the image LABEL (checked at
         # synth); the tag makes the endpoint config say what it serves.
-        self.endpoint_config.tags.set_tag(BIDI_LABEL_KEY, "true")
+        config.tags.set_tag(BIDI_LABEL_KEY, "true")
         acknowledge(
-            self.endpoint_config,
+            config,
             "AwsSolutions-SM2",
             (
                 "ml.g5 instances use local NVMe instance storage, for which SageMaker rejects a "
                 "KmsKeyId; the instance store is hardware-encrypted by AWS."
             ),
         )
-        self.endpoint: sagemaker.CfnEndpoint | None = None
-        if settings.create_endpoint:
-            self.endpoint = sagemaker.CfnEndpoint(
-                self,
-                "Endpoint",
-                endpoint_name=settings.endpoint_name,
-                endpoint_config_name=self.endpoint_config.attr_endpoint_config_name,
-            )
-            self.endpoint.node.add_dependency(self.log_retention)
-        self.endpoint_arn = endpoint_arn(self, settings.endpoint_name)
-        acknowledge(
-            self.model,
-            "AwsSolutions-SM1",
-            (
-                "The container needs no network: it reads its weights from /opt/ml/model, which "
-                "SageMaker fills from S3, and by default runs with network isolation; a VPC "
-                "would add NAT/endpoint cost without protecting anything."
-            ),
-        )
+        return config
 
     def _execution_role(
         self, image: ecr_assets.DockerImageAsset, bucket: s3.IBucket, weights_prefix: str
     ) -> iam.Role:
-        stack = Stack.of(self)
-        role = iam.Role(
+        """What AWS lists for a CreateModel execution role ("How to use SageMaker AI execution
+        roles", CreateModel API), each part scoped to this endpoint."""
+        # Only SageMaker acting for this account. (SourceArn is not set on every SageMaker
+        # hosting call, so it is not required here.)
+        role = service_role(
             self,
-            "ExecutionRole",
-            assumed_by=iam.ServicePrincipal(
-                "sagemaker.amazonaws.com",
-                # Confused-deputy guard: only SageMaker acting for this account. (SourceArn
-                # is not set on every SageMaker hosting call, so it is not required here.)
-                conditions={"StringEquals": {"aws:SourceAccount": stack.account}},
-            ),
-            description="Kokoro TTS endpoint: read its weights, pull its image, write its logs",
+            "sagemaker.amazonaws.com",
+            "Kokoro TTS endpoint: read its weights, pull its image, write its logs",
         )
-        role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:GetObject"],
-                resources=[bucket.arn_for_objects(f"{weights_prefix}*")],
-            )
-        )
-        role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:ListBucket"],
-                resources=[bucket.bucket_arn],
-                conditions={"StringLike": {"s3:prefix": [weights_prefix, f"{weights_prefix}*"]}},
-            )
-        )
+        for statement in _weights_read_statements(bucket, weights_prefix):
+            role.add_to_policy(statement)
         # Repository-scoped pull of the image asset; GetAuthorizationToken has no resource.
         image.repository.grant_pull(role)
-        # The rest of what AWS lists for a CreateModel execution role ("How to use SageMaker AI
-        # execution roles", CreateModel API), each scoped: the endpoint's own log group and
-        # streams, and metrics only in the endpoint-instance namespace.
-        group_arn = stack.format_arn(
+        group_arn = Stack.of(self).format_arn(
             service="logs",
             resource="log-group",
             resource_name=self.log_group_name,
             arn_format=ArnFormat.COLON_RESOURCE_NAME,
         )
-        role.add_to_policy(
-            iam.PolicyStatement(
-                sid="EndpointLogs",
-                actions=[
-                    "logs:CreateLogGroup",
-                    "logs:CreateLogStream",
-                    "logs:PutLogEvents",
-                    "logs:DescribeLogStreams",
-                ],
-                resources=[group_arn, f"{group_arn}:*"],
-            )
-        )
-        role.add_to_policy(
-            iam.PolicyStatement(
-                sid="EndpointMetrics",
-                actions=["cloudwatch:PutMetricData"],
-                resources=["*"],
-                conditions={"StringEquals": {"cloudwatch:namespace": ENDPOINT_METRICS_NAMESPACE}},
-            )
-        )
+        for statement in _logs_and_metrics_statements(group_arn):
+            role.add_to_policy(statement)
+        self._acknowledge_role_wildcards(role, group_arn, bucket, weights_prefix)
+        return role
+
+    def _acknowledge_role_wildcards(
+        self, role: iam.Role, group_arn: str, bucket: s3.IBucket, weights_prefix: str
+    ) -> None:
         acknowledge(
             role,
             iam5(f"{nag_rendering(self, group_arn)}:*"),
@@ -279,7 +264,44 @@ class TtsEndpoint(Construct):
                 "metrics to the /aws/sagemaker/Endpoints namespace by condition."
             ),
         )
-        return role
+
+
+def _weights_read_statements(bucket: s3.IBucket, weights_prefix: str) -> list[iam.PolicyStatement]:
+    """The objects under this revision's weights prefix, and listing only that prefix."""
+    return [
+        iam.PolicyStatement(
+            actions=["s3:GetObject"],
+            resources=[bucket.arn_for_objects(f"{weights_prefix}*")],
+        ),
+        iam.PolicyStatement(
+            actions=["s3:ListBucket"],
+            resources=[bucket.bucket_arn],
+            conditions={"StringLike": {"s3:prefix": [weights_prefix, f"{weights_prefix}*"]}},
+        ),
+    ]
+
+
+def _logs_and_metrics_statements(group_arn: str) -> list[iam.PolicyStatement]:
+    """The endpoint's own log group and streams; metrics only in the endpoint-instance
+    namespace (PutMetricData has no resource, so a condition scopes it)."""
+    return [
+        iam.PolicyStatement(
+            sid="EndpointLogs",
+            actions=[
+                "logs:CreateLogGroup",
+                "logs:CreateLogStream",
+                "logs:PutLogEvents",
+                "logs:DescribeLogStreams",
+            ],
+            resources=[group_arn, f"{group_arn}:*"],
+        ),
+        iam.PolicyStatement(
+            sid="EndpointMetrics",
+            actions=["cloudwatch:PutMetricData"],
+            resources=["*"],
+            conditions={"StringEquals": {"cloudwatch:namespace": ENDPOINT_METRICS_NAMESPACE}},
+        ),
+    ]
 
 
 # Every deployment must finish within this (BlueGreenUpdatePolicy's limits: 600-28800 s).

@@ -107,6 +107,35 @@ class WeightsCache(Construct):
             retention=logs.RetentionDays.ONE_MONTH,
             removal_policy=RemovalPolicy.DESTROY,
         )
+        role = self._handler_role(log_group)
+        function = lambda_.Function(
+            self,
+            "Handler",
+            runtime=lambda_.Runtime.PYTHON_3_12,
+            # The package (handler + the download code it shares with `make weights`), alone.
+            handler=f"{HANDLER_DIR.name}.handler.on_event",
+            code=lambda_.Code.from_asset(str(HANDLER_DIR.parent), exclude=HANDLER_ASSET_EXCLUDE),
+            role=role,
+            log_group=log_group,
+            # Streams ~350 MB from the upstream host into S3: minutes, not seconds. The
+            # download is streamed part by part, so memory only needs a few 16 MiB buffers
+            # (the default 512 MB ephemeral storage is never used).
+            timeout=Duration.minutes(15),
+            memory_size=1024,
+            description="Copies the pinned Kokoro-82M weights into S3 with sha256 checks",
+        )
+        acknowledge(
+            function,
+            "AwsSolutions-L1",
+            (
+                "Pinned to Python 3.12, the version this project targets and tests the handler "
+                "with (stdlib + the runtime's boto3 only); bump it together with the tests."
+            ),
+        )
+        return function
+
+    def _handler_role(self, log_group: logs.LogGroup) -> iam.Role:
+        """Writes under kokoro/ of the weights bucket and to its own log group, nothing else."""
         role = iam.Role(
             self,
             "HandlerRole",
@@ -144,31 +173,7 @@ class WeightsCache(Construct):
                 "streams."
             ),
         )
-        function = lambda_.Function(
-            self,
-            "Handler",
-            runtime=lambda_.Runtime.PYTHON_3_12,
-            # The package (handler + the download code it shares with `make weights`), alone.
-            handler=f"{HANDLER_DIR.name}.handler.on_event",
-            code=lambda_.Code.from_asset(str(HANDLER_DIR.parent), exclude=HANDLER_ASSET_EXCLUDE),
-            role=role,
-            log_group=log_group,
-            # Streams ~350 MB from the upstream host into S3: minutes, not seconds. The
-            # download is streamed part by part, so memory only needs a few 16 MiB buffers
-            # (the default 512 MB ephemeral storage is never used).
-            timeout=Duration.minutes(15),
-            memory_size=1024,
-            description="Copies the pinned Kokoro-82M weights into S3 with sha256 checks",
-        )
-        acknowledge(
-            function,
-            "AwsSolutions-L1",
-            (
-                "Pinned to Python 3.12, the version this project targets and tests the handler "
-                "with (stdlib + the runtime's boto3 only); bump it together with the tests."
-            ),
-        )
-        return function
+        return role
 
     def _acknowledge_provider(self, provider: cr.Provider, handler: lambda_.Function) -> None:
         acknowledge(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from kokoro_stream.sagemaker import SageMakerBidiTts
 
-from voice_agent.settings import AgentSettings
+from voice_agent.settings import AgentSettings, EnvVar, declared_vars, env_table
 from voice_agent.wiring import tts_transport
 
 DEPLOYED = {"TTS_ENDPOINT_NAME": "kokoro", "BEDROCK_MODEL_ID": "eu.anthropic.claude-test-v1:0"}
@@ -88,3 +88,69 @@ def test_the_agent_process_refuses_to_start_without_a_region(tmp_path: Path) -> 
     assert done.returncode != 0
     assert "voice_agent: cannot start: no AWS region configured" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "agent.md"
+LOCAL = {"AWS_REGION": "eu-west-1"}
+
+
+def _sample(var: EnvVar, kind: type) -> str:
+    """A valid value of the variable that is not its default."""
+    if var.choices:
+        return var.choices[-1]
+    samples = {bool: "true", int: "7", float: "3.5", str: "x"}
+    return samples[kind]
+
+
+def test_the_environment_table_in_the_docs_is_generated() -> None:
+    """`python -m voice_agent.settings` prints it; docs/agent.md has it between markers."""
+    table = env_table()
+    done = subprocess.run(
+        [sys.executable, "-m", "voice_agent.settings"], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, table + "\n")
+    begin, end = "<!-- settings:begin -->\n", "\n<!-- settings:end -->"
+    assert f"{begin}{table}{end}" in DOCS.read_text(encoding="utf-8"), (
+        "docs/agent.md environment table is stale: run `.venv/bin/python -m "
+        "voice_agent.settings` and paste its output between the markers"
+    )
+
+
+def test_every_declared_variable_sets_its_field() -> None:
+    defaults = AgentSettings()
+    for field, var, kind in declared_vars():
+        if var.read is not None or var.parse is not None:
+            continue  # region and origins: their own tests
+        settings = AgentSettings.from_env({**LOCAL, var.names[0]: _sample(var, kind)})
+        assert getattr(settings, field.name) != getattr(defaults, field.name), var.names[0]
+        assert getattr(AgentSettings.from_env({**LOCAL, var.names[0]: ""}), field.name) == (
+            getattr(defaults, field.name)
+        ), f"{var.names[0]} set but empty keeps the default"
+
+
+def test_a_bad_number_or_flag_is_refused_naming_the_variable() -> None:
+    for _field, var, kind in declared_vars():
+        if kind is str or var.read is not None or var.parse is not None:
+            continue
+        with pytest.raises(ValueError, match=f"^{var.names[0]} must be"):
+            AgentSettings.from_env({**LOCAL, var.names[0]: "lots"})
+        if var.at_least is not None:
+            with pytest.raises(ValueError, match=f"{var.names[0]} must be at least"):
+                AgentSettings.from_env({**LOCAL, var.names[0]: str(var.at_least - 1)})
+
+
+def test_the_first_set_name_wins_and_an_alias_is_read() -> None:
+    both = {**LOCAL, "TTS_VOICE": "af_sky", "AGENT_DEFAULT_VOICE": "jm_kumo"}
+    assert AgentSettings.from_env(both).default_voice == "af_sky"
+    assert AgentSettings.from_env({**LOCAL, "AGENT_DEFAULT_VOICE": "jm_kumo"}).default_voice == (
+        "jm_kumo"
+    )
+
+
+def test_the_replay_file_is_read_for_replay_only(tmp_path: Path) -> None:
+    script = tmp_path / "script.txt"
+    script.write_text("First answer.\n---\nSecond answer.\n", encoding="utf-8")
+    env = {"AGENT_REPLAY_FILE": str(script), "AGENT_REPLAY_TEXT": "Given."}
+    replay = AgentSettings.from_env({**env, "AGENT_TEXT_SOURCE": " Replay "})
+    assert replay.replay_script == ("First answer.", "Second answer.")
+    assert AgentSettings.from_env({**LOCAL, **env}).replay_script == ("Given.",)

@@ -20,6 +20,7 @@ from tests.support.cdk_synth import (
     DEPLOY_REGIONS,
     VARIANT_CONTEXT,
     Synthesized,
+    stack_of,
 )
 
 ENV_KEYS = ("CDK_DEFAULT_ACCOUNT", "CDK_DEFAULT_REGION")
@@ -43,7 +44,7 @@ def _synthesize(
         app = build_app(context, outdir=str(outdir))
         assembly = app.synth()  # raises if cdk-nag reports an unacknowledged finding
         templates = {s.stack_name: s.template for s in assembly.stacks}
-        assertions = {name: Template.from_stack(app.node.find_child(name)) for name in templates}
+        assertions = {name: Template.from_stack(stack_of(app, name)) for name in templates}
         yield Synthesized(app, outdir, templates, assertions, region)
     finally:
         for key in ENV_KEYS:

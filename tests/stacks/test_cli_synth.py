@@ -36,29 +36,12 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_npx_cdk_synth_as_deploy_without_credentials_or_docker(tmp_path: Path) -> None:
-    npx = shutil.which("npx")
-    assert npx, "npx (Node.js) is required for the CDK CLI; run `make setup`"
     outdir = tmp_path / "cdk.out"
-    env = _clean_env(tmp_path)
-    # What the Makefile's CDK_ENV sets for `make synth ACCOUNT=123456789012 REGION=eu-central-1`.
-    env.update(
-        {
-            "KOKORO_SYNTH_AS_DEPLOY": "1",
-            "CDK_DEFAULT_ACCOUNT": "123456789012",
-            "CDK_DEFAULT_REGION": "eu-central-1",
-            "AWS_REGION": "eu-central-1",
-        }
-    )
     makefile = (REPO / "Makefile").read_text()
     assert "KOKORO_SYNTH_AS_DEPLOY=1" in makefile and "CDK_DEFAULT_ACCOUNT=$(ACCOUNT)" in makefile
-    result = subprocess.run(
-        [npx, "--no-install", "cdk", "synth", "--quiet", "--no-notices", "-o", str(outdir)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
+    # What the Makefile's CDK_ENV sets for `make synth ACCOUNT=123456789012 REGION=eu-central-1`.
+    result = _synth_as_deploy(
+        tmp_path, "eu-central-1", cdk_env={"CDK_DEFAULT_REGION": "eu-central-1"}
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     manifest = json.loads((outdir / "manifest.json").read_text())
@@ -74,13 +57,18 @@ def test_npx_cdk_synth_as_deploy_without_credentials_or_docker(tmp_path: Path) -
     assert "eu.anthropic.claude-haiku-4-5" in agent  # "auto" followed the region
 
 
-def _synth_as_deploy(tmp_path: Path, region: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _synth_as_deploy(
+    tmp_path: Path, region: str, *args: str, cdk_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`npx cdk synth` as `make synth` runs it, the region in AWS_REGION (where the CLI finds
+    it) and `cdk_env` set as the Makefile may set it; the assembly goes to tmp_path/cdk.out."""
     npx = shutil.which("npx")
     assert npx, "npx (Node.js) is required for the CDK CLI; run `make setup`"
     env = _clean_env(tmp_path)
     env.update(
         {"KOKORO_SYNTH_AS_DEPLOY": "1", "CDK_DEFAULT_ACCOUNT": "123456789012", "AWS_REGION": region}
     )
+    env.update(cdk_env or {})
     command = [npx, "--no-install", "cdk", "synth", "--quiet", "--no-notices", *args]
     return subprocess.run(
         [*command, "-o", str(tmp_path / "cdk.out")],

@@ -11,7 +11,7 @@ from aws_cdk import aws_iam as iam
 
 from stacks.app_builder import build_app
 from stacks.nag import acknowledge
-from tests.support.cdk_synth import AGENT, TTS, Synthesized
+from tests.support.cdk_synth import AGENT, TTS, Synthesized, stack_of
 
 pytestmark = pytest.mark.synth
 
@@ -43,7 +43,7 @@ def test_every_acknowledgement_has_a_specific_reason() -> None:
 
 def test_new_unacknowledged_finding_fails_synth(tmp_path: Path) -> None:
     app = build_app(outdir=str(tmp_path))
-    stack = app.node.find_child(TTS)
+    stack = stack_of(app, TTS)
     role = iam.Role(
         stack, "UnreviewedRole", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com")
     )

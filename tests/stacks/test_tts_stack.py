@@ -12,7 +12,7 @@ from devkit.paths import REPO_ROOT
 from stacks.app_builder import build_app
 from stacks.dockerfile_guard import BIDI_LABEL_KEY
 from stacks.weights_manifest import load_revision
-from tests.support.cdk_synth import RETAINED_BUCKET, TTS, Synthesized, load_json
+from tests.support.cdk_synth import RETAINED_BUCKET, TTS, Synthesized, load_json, stack_of
 
 pytestmark = pytest.mark.synth
 
@@ -205,7 +205,7 @@ def test_context_overrides_reach_the_template(tmp_path: Path) -> None:
         },
         outdir=str(tmp_path),
     )
-    template = Template.from_stack(app.node.find_child("DemoVoice-Tts"))
+    template = Template.from_stack(stack_of(app, "DemoVoice-Tts"))
     template.has_resource_properties(
         "AWS::SageMaker::EndpointConfig",
         {"ProductionVariants": [Match.object_like({"InstanceType": "ml.g6.xlarge"})]},
@@ -285,7 +285,7 @@ def with_user_voices(tmp_path_factory: pytest.TempPathFactory) -> dict:
         {"user_voices_prefix": "voices/"}, outdir=str(tmp_path_factory.mktemp("cdk.out.voices"))
     )
     app.synth()  # cdk-nag and CloudFormation's validation run here
-    return Template.from_stack(app.node.find_child(TTS)).to_json()
+    return dict(Template.from_stack(stack_of(app, TTS)).to_json())
 
 
 def _only(template: dict, cfn_type: str) -> dict:

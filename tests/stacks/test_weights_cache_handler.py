@@ -111,12 +111,17 @@ def test_create_streams_files_with_checksum_metadata(s3: Any, host: FileHost) ->
     assert _pending_uploads(s3) == []
 
 
-def test_second_deploy_of_same_revision_downloads_nothing(s3: Any, host: FileHost) -> None:
+def _after_a_deploy(s3: Any, host: FileHost, request_type: str) -> tuple[dict[str, Any], int]:
+    """The revision is created, then `request_type` comes for it: that event's result and how
+    many requests the host had seen before it."""
     on_event(_event("Create", _files(host)), None, s3)
     before = host.total_requests()
-    result = on_event(
-        _event("Update", _files(host), PhysicalResourceId=f"s3://{BUCKET}/{PREFIX}"), None, s3
-    )
+    event = _event(request_type, _files(host), PhysicalResourceId=f"s3://{BUCKET}/{PREFIX}")
+    return on_event(event, None, s3), before
+
+
+def test_second_deploy_of_same_revision_downloads_nothing(s3: Any, host: FileHost) -> None:
+    result, before = _after_a_deploy(s3, host, "Update")
     assert result["Data"]["Downloaded"] == 0
     assert result["Data"]["Skipped"] == 2
     assert host.total_requests() == before
@@ -179,11 +184,7 @@ def test_unreachable_host_fails_clearly(s3: Any) -> None:
 
 
 def test_delete_leaves_the_retained_bucket_alone(s3: Any, host: FileHost) -> None:
-    on_event(_event("Create", _files(host)), None, s3)
-    before = host.total_requests()
-    result = on_event(
-        _event("Delete", _files(host), PhysicalResourceId=f"s3://{BUCKET}/{PREFIX}"), None, s3
-    )
+    result, before = _after_a_deploy(s3, host, "Delete")
     assert result == {"PhysicalResourceId": f"s3://{BUCKET}/{PREFIX}"}
     assert _exists(s3, PREFIX + "kokoro.onnx")
     assert _exists(s3, PREFIX + "config.json")

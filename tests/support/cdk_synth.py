@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # aws-cdk-lib costs 1.5 s to import: only the synth tests pay it
-    from aws_cdk import App
+    from aws_cdk import App, Stack
     from aws_cdk.assertions import Template
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -51,3 +51,12 @@ class Synthesized:
 
 def load_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def stack_of(app: App, name: str) -> Stack:
+    """The app's stack `name` (find_child is typed as any construct)."""
+    from aws_cdk import Stack
+
+    child = app.node.find_child(name)
+    assert isinstance(child, Stack), f"{name} is not a stack of the app"
+    return child
