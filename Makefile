@@ -163,20 +163,21 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(PY) -m bench --quick $(ARGS)
 
+# The speech judges (speech_judge/, results in speech_judge/results/): accuracy, not speed.
 # What the voice says for what assistants write: the per-class table over the corpus
 # (tests/container/data/en_assistant_corpus.tsv) and the heteronym comparison (docs/speech.md).
 speech-eval: $(STAMP)
-	$(PY) -m bench.speech_eval $(ARGS)
+	$(PY) -m speech_judge.speech_eval $(ARGS)
 
 # ... and what a listener hears: WER per class, this server and kokoro-onnx through Whisper tiny.en.
 speech-asr: $(STAMP)
-	$(PY) -m bench.speech_asr $(ARGS)
+	$(PY) -m speech_judge.speech_asr $(ARGS)
 
 # ... and an outside judge: generated assistant sentences through NVIDIA NeMo's normalizer (its
 # own .venv-nemo, made on first use) against this front end, compared as phonemes; the agreement
 # per class and the disagreements nobody has triaged. ARGS="--limit 20 --rows /tmp/rows.tsv".
 speech-diff: $(STAMP)
-	$(PY) -m bench.speech_diff $(ARGS)
+	$(PY) -m speech_judge.speech_diff $(ARGS)
 
 # The text front end's cost per sentence against its 10 ms p95 budget (docs/speech.md).
 frontend-bench: $(STAMP)

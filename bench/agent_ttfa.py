@@ -26,12 +26,12 @@ from bench.common import (
     BenchError,
     RunOnce,
     Sample,
-    publish,
     resolve_runs,
+    run_benchmark,
     run_interleaved,
+    summaries,
 )
 from bench.machine import machine_info
-from bench.stats import summarize
 from devkit import agent_client
 from devkit.agent_client import InvocationResult
 from devkit.local_stack import voice_agent_stack
@@ -85,10 +85,7 @@ def analyse_group(label: str, samples: dict[str, list[Sample]]) -> dict[str, Any
         mode: {
             "key": mode,
             "label": f"{label}: {mode}",
-            "first_text": summarize([s["first_text_s"] for s in runs]),
-            "ttfa": summarize([s["ttfa_s"] for s in runs]),
-            "first_sound": summarize([s["first_sound_s"] for s in runs]),
-            "total": summarize([s["total_s"] for s in runs]),
+            **summaries(runs, "first_text", "ttfa", "first_sound", "total"),
             "samples": runs,
         }
         for mode, runs in samples.items()
@@ -123,48 +120,45 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    try:
-        runs = resolve_runs(args, quick_runs=1)
-        if args.runtime_arn and args.agent_url:
-            raise BenchError("give either --runtime-arn or --agent-url, not both")
-        groups = []
-        if args.runtime_arn:
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Stream and batch through the agent: a deployed runtime, a running agent, or one local
+    stack per token rate."""
+    runs = resolve_runs(args, quick_runs=1)
+    if args.runtime_arn and args.agent_url:
+        raise BenchError("give either --runtime-arn or --agent-url, not both")
+    groups = []
+    if args.runtime_arn:
 
-            async def invoke_runtime(payload: dict[str, Any]) -> Any:
-                return await asyncio.to_thread(
-                    agent_client.invoke_runtime, args.runtime_arn, payload, args.region
-                )
+        async def invoke_runtime(payload: dict[str, Any]) -> Any:
+            return await asyncio.to_thread(
+                agent_client.invoke_runtime, args.runtime_arn, payload, args.region
+            )
 
-            samples = asyncio.run(measure_group(invoke_runtime, runs, args.warmup))
-            groups.append(analyse_group("deployed runtime (its LLM)", samples))
-            target = f"AgentCore runtime {args.runtime_arn}"
-        elif args.agent_url:
-            url = args.agent_url.rstrip("/")
+        samples = asyncio.run(measure_group(invoke_runtime, runs, args.warmup))
+        groups.append(analyse_group("deployed runtime (its LLM)", samples))
+        target = f"AgentCore runtime {args.runtime_arn}"
+    elif args.agent_url:
+        url = args.agent_url.rstrip("/")
 
-            async def invoke_running(payload: dict[str, Any]) -> Any:
-                return await agent_client.invoke_http(url, payload)
+        async def invoke_running(payload: dict[str, Any]) -> Any:
+            return await agent_client.invoke_http(url, payload)
 
-            samples = asyncio.run(measure_group(invoke_running, runs, args.warmup))
-            groups.append(analyse_group("running agent", samples))
-            target = f"running agent at {url}"
-        else:
-            rates = parse_rates(args.rates or ("40" if args.quick else "20,40,80"))
-            for rate in rates:
-                print(f"Starting the Kokoro server and the agent (replay at {rate:g} tokens/s) ...")
-                with voice_agent_stack(rate, OUT_DIR) as base_url:
+        samples = asyncio.run(measure_group(invoke_running, runs, args.warmup))
+        groups.append(analyse_group("running agent", samples))
+        target = f"running agent at {url}"
+    else:
+        rates = parse_rates(args.rates or ("40" if args.quick else "20,40,80"))
+        for rate in rates:
+            print(f"Starting the Kokoro server and the agent (replay at {rate:g} tokens/s) ...")
+            with voice_agent_stack(rate, OUT_DIR) as base_url:
 
-                    async def invoke_local(payload: dict[str, Any], url: str = base_url) -> Any:
-                        return await agent_client.invoke_http(url, payload)
+                async def invoke_local(payload: dict[str, Any], url: str = base_url) -> Any:
+                    return await agent_client.invoke_http(url, payload)
 
-                    samples = asyncio.run(measure_group(invoke_local, runs, args.warmup))
-                groups.append(analyse_group(f"{rate:g} tokens/s", samples))
-            target = "local Kokoro server + voice agent on 127.0.0.1 (replayed answer)"
-    except BenchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    result = {
+                samples = asyncio.run(measure_group(invoke_local, runs, args.warmup))
+            groups.append(analyse_group(f"{rate:g} tokens/s", samples))
+        target = "local Kokoro server + voice agent on 127.0.0.1 (replayed answer)"
+    return {
         "name": NAME,
         "quick": bool(args.quick),
         "runs": runs,
@@ -176,17 +170,16 @@ def main(argv: list[str] | None = None) -> int:
         "groups": groups,
         "public_reference": PUBLIC_REFERENCE,
     }
-    publish(
-        args.results_dir,
-        NAME,
-        result,
-        lambda png: plots.timing_bars(
-            png,
-            "Voice agent: time to first audio, stream vs batch",
-            [m for g in groups for m in g["modes"]],
-        ),
-    )
-    return 0
+
+
+def plot(png: Path, result: dict[str, Any]) -> None:
+    modes = [m for g in result["groups"] for m in g["modes"]]
+    plots.timing_bars(png, "Voice agent: time to first audio, stream vs batch", modes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return run_benchmark(NAME, args, lambda: measure(args), plot)
 
 
 if __name__ == "__main__":

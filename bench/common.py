@@ -13,8 +13,9 @@ import argparse
 import asyncio
 import json
 import os
+import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from bench.tables import print_tables
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR, REPO_ROOT
 from devkit.processes import wait_healthy
+from devkit.stats import summarize
 from devkit.text import PARAGRAPH
 from devkit.tts_client import (
     OneShotResult,
@@ -206,6 +208,11 @@ async def run_interleaved(
     return samples
 
 
+def summaries(runs: list[Sample], *names: str) -> dict[str, dict[str, float]]:
+    """Each name's summary over the runs, read from the samples' `<name>_s` seconds."""
+    return {name: summarize([s[f"{name}_s"] for s in runs]) for name in names}
+
+
 def write_result(results_dir: Path, name: str, data: dict[str, Any]) -> Path:
     results_dir.mkdir(parents=True, exist_ok=True)
     path = results_dir / f"{name}.json"
@@ -240,3 +247,30 @@ def publish(
     path = write_result(results_dir, name, result)
     plot(path.with_suffix(".png"))
     print(f"\nwrote {path} and {path.with_suffix('.png')}")
+
+
+Plot = Callable[[Path, dict[str, Any]], None]
+
+
+def run_benchmark(
+    name: str, args: argparse.Namespace, measure: Callable[[], dict[str, Any]], plot: Plot
+) -> int:
+    """What every benchmark's `main` comes to: measure, then publish; exit 2 on a BenchError
+    (bad flags, an unhealthy server), with one line saying why."""
+    try:
+        result = measure()
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    publish(args.results_dir, name, result, lambda png: plot(png, result))
+    return 0
+
+
+OnTarget = Callable[[argparse.Namespace, Target, int], Coroutine[Any, Any, dict[str, Any]]]
+
+
+def on_target(args: argparse.Namespace, quick_runs: int, measure: OnTarget) -> dict[str, Any]:
+    """Resolve the run count, open the server under test, run `measure` on it."""
+    runs = resolve_runs(args, quick_runs)
+    with open_target(args) as target:
+        return asyncio.run(measure(args, target, runs))

@@ -54,9 +54,9 @@ from bench.common import (
     Target,
     add_common_args,
     open_target,
-    publish,
     read_paragraph,
     resolve_runs,
+    run_benchmark,
     run_interleaved,
 )
 from bench.engine_bench import server_providers
@@ -428,18 +428,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
+
+    def measured() -> dict[str, Any]:
         runs = resolve_runs(args, quick_runs=1)
-        env = parse_env(args.server_env)
-        result = measure(args, runs, env)
-    except BenchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    publish(args.results_dir, NAME, result, lambda png: plot(png, result, env))
-    return 0
+        return measure(args, runs, parse_env(args.server_env))
+
+    return run_benchmark(NAME, args, measured, plot)
 
 
-def plot(png: Path, result: dict[str, Any], env: dict[str, str]) -> None:
+def plot(png: Path, result: dict[str, Any]) -> None:
+    env = result.get("server_env") or {}
     settings = ", ".join(f"{k}={v}" for k, v in env.items()) or "default server settings"
     machine = result["machine"]
     load = machine.get("load_average_1m_at_start")

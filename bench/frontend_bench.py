@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from bench.stats import percentile
 from devkit.speech_corpus import load_frontend, read_corpus
+from devkit.stats import percentile
 from kokoro_server.text.normalize import normalize
 from kokoro_server.text.segmenter import SentenceSegmenter
 

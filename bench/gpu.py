@@ -37,9 +37,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.stats import percentile
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR
+from devkit.stats import percentile
 from devkit.tts_client import StreamResult, stream_session, websocket_transport
 
 SENTENCE = "The quick brown fox jumps over the lazy dog, and then it runs back home."
@@ -215,7 +215,7 @@ def _levels(text: str) -> tuple[int, ...]:
     return levels
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.gpu", description=__doc__.split("\n")[0])
     parser.add_argument("--base-url", help="measure a running server instead of starting one")
     parser.add_argument(

@@ -32,7 +32,7 @@ from bench.ladder_session import (
     Caller,
     run_caller,
 )
-from bench.stats import summarize
+from devkit.stats import summarize
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kokoro_stream.base import TtsAudio, TtsControl, TtsFailure, TtsSession, TtsTransport
-from kokoro_stream.messages import ServerMessageType
+from kokoro_stream import events as tts_events
+from kokoro_stream.base import TtsSession, TtsTransport
 
 from bench.audible import first_sound_s
 from devkit.text import deltas_at
@@ -82,9 +82,11 @@ class Caller:
     announced_bytes: int = 0  # the sum of its synthesis_complete audio_bytes
     sentences: int = 0
     synth_ms: list[float] = field(default_factory=list)
-    failure: BaseException | TtsFailure | None = field(default=None, repr=False)
+    failure: BaseException | tts_events.TtsFailure | None = field(default=None, repr=False)
 
-    def fail(self, outcome: str, error: str, failure: BaseException | TtsFailure | None) -> None:
+    def fail(
+        self, outcome: str, error: str, failure: BaseException | tts_events.TtsFailure | None
+    ) -> None:
         if self.outcome == OK:  # the first cause wins (a refusal ends in a lost connection)
             self.outcome, self.error, self.failure = outcome, error, failure
 
@@ -147,7 +149,10 @@ async def run_caller(
     try:
         async with asyncio.timeout_at(_loop_time(deadline)):
             await asyncio.sleep(max(0.0, level_t0 + offset_s - time.perf_counter()))
-            session = await transport.open_session(voice, "pcm", sample_rate)
+            options = tts_events.SessionOptions(
+                voice=voice, audio_format="pcm", sample_rate=sample_rate
+            )
+            session = await transport.open_session(options)
             result.opened_at_s = time.perf_counter() - level_t0
             await _converse(session, deltas, tokens_per_s, hold, stamps, result)
     except TimeoutError as exc:
@@ -202,36 +207,36 @@ async def _converse(
 
 async def _receive(session: TtsSession, stamps: _Stamps, result: Caller) -> None:
     async for event in session.events():
-        if isinstance(event, TtsAudio):
+        if isinstance(event, tts_events.TtsAudio):
             stamps.audio(event.data)
             result.audio_bytes += len(event.data)
-        elif isinstance(event, TtsFailure):
+        elif isinstance(event, tts_events.TtsFailure):
             text = f"{event.code}: {event.message}"
             result.fail(REFUSED if is_refusal(event.message) else FAILED, text, event)
             return
-        elif isinstance(event, TtsControl):
-            if event.type == ServerMessageType.FLUSHED:
-                stamps.flushed.set()
-            elif _control(event, result):
-                return
+        elif isinstance(event, tts_events.Flushed):
+            stamps.flushed.set()
+        elif _control(event, result):
+            return
     result.fail(FAILED, "the stream ended before session_end", None)
 
 
-def _control(event: TtsControl, result: Caller) -> bool:
+def _control(event: object, result: Caller) -> bool:
     """Book one control message; True when the session is over."""
-    if event.type == ServerMessageType.SESSION_END:
+    if isinstance(event, tts_events.SessionEnd):
         return True
-    if event.type == ServerMessageType.SENTENCE_START:
+    if isinstance(event, tts_events.SentenceStart):
         result.sentences += 1
-    elif event.type == ServerMessageType.SYNTHESIS_COMPLETE:
-        result.announced_bytes += int(event.get("audio_bytes", 0))
-        if isinstance(synth_ms := event.get("synth_ms"), int | float):
-            result.synth_ms.append(float(synth_ms))
-    elif event.type == ServerMessageType.ERROR:
-        code, message = str(event.get("code")), str(event.get("message"))
-        failure = TtsFailure(code, message)
-        result.fail(REFUSED if code == BUSY else FAILED, f"{code}: {message}", failure)
-        return bool(event.get("fatal", True)) or code == BUSY
+    elif isinstance(event, tts_events.SynthesisComplete):
+        result.announced_bytes += event.audio_bytes
+        if event.synth_ms is not None:
+            result.synth_ms.append(float(event.synth_ms))
+    elif isinstance(event, tts_events.ServerError):
+        failure = tts_events.TtsFailure(event.code, event.message)
+        text = f"{event.code}: {event.message}"
+        result.fail(REFUSED if event.code == BUSY else FAILED, text, failure)
+        # An error that does not say whether it is fatal ends the caller's session.
+        return bool(event.raw.get("fatal", True)) or event.code == BUSY
     return False
 
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import boto3
-from kokoro_stream.base import TtsFailure, TtsTransport
+from kokoro_stream.base import TtsTransport
+from kokoro_stream.events import TtsFailure
 from kokoro_stream.websocket import WebSocketTts, bidi_url
 from smithy_http.aio.interfaces import HTTPClient
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import sys
 
 import uvicorn
 
@@ -20,7 +21,7 @@ from kokoro_server.serving.app import create_app
 from kokoro_server.serving.serve import uvicorn_options
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ladder_tone", description=__doc__)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--delay-ms", type=float, default=30.0, help="sleep per sentence")
@@ -40,7 +41,8 @@ def main(argv: list[str] | None = None) -> None:
         )
     finally:
         service.shutdown()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

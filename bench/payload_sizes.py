@@ -14,11 +14,11 @@ applies to PCM, WAV and MP3; G.711 is 8 kHz and Opus 48 kHz by definition.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import base64
 import json
 import math
 import sys
+from pathlib import Path
 from typing import Any
 
 from bench import plots
@@ -28,15 +28,14 @@ from bench.common import (
     Sample,
     Target,
     add_common_args,
-    open_target,
-    publish,
+    on_target,
     read_paragraph,
-    resolve_runs,
+    run_benchmark,
     run_interleaved,
 )
 from bench.engine_bench import server_providers
 from bench.machine import machine_info
-from bench.stats import summarize
+from devkit.stats import summarize
 from devkit.tts_client import StreamResult
 from kokoro_server.audio.encoding import DEFAULT_RATES, SAMPLE_RATES
 from kokoro_server.model_facts import SAMPLE_RATE
@@ -196,26 +195,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def plot(png: Path, result: dict[str, Any]) -> None:
+    title = f"Same audio ({result['formats'][0]['audio_s']:.1f} s), bytes on the wire"
+    plots.payload_bars(png, title, result["formats"])
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        runs = resolve_runs(args, quick_runs=1)
-        with open_target(args) as target:
-            result = asyncio.run(measure(args, target, runs))
-    except BenchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    publish(
-        args.results_dir,
-        NAME,
-        result,
-        lambda png: plots.payload_bars(
-            png,
-            f"Same audio ({result['formats'][0]['audio_s']:.1f} s), bytes on the wire",
-            result["formats"],
-        ),
-    )
-    return 0
+    return run_benchmark(NAME, args, lambda: on_target(args, 1, measure), plot)
 
 
 if __name__ == "__main__":

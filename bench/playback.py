@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from itertools import pairwise
 from typing import Any
 
-from bench.stats import median, summarize
+from devkit.stats import median, summarize
 
 
 @dataclass(frozen=True)

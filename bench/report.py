@@ -26,7 +26,6 @@ RUN_COMMANDS = {
     "payload_sizes": "python -m bench.payload_sizes",
     "concurrency": "python -m bench.concurrency",
     "agent_ttfa": "python -m bench.agent_ttfa",
-    "peer_pacing": "python -m bench.peer_pacing",
 }
 
 
@@ -84,9 +83,6 @@ def _details(name: str, result: dict[str, Any]) -> list[str]:
             f"Base64 overhead on the audio bytes: {result['base64_overhead'] * 100:+.1f}%."
             f" Audio sizes identical in every run: {'yes' if same else 'no'}."
         ]
-    if name == "peer_pacing":
-        t = result["text"]
-        return [f"Paragraph: {t['chars']} characters; model file {t['model']}; voice {t['voice']}."]
     if name == "agent_ttfa":
         return [f'Prompt: "{result["prompt"]}"; text source: {result["text_source"]}.']
     if name == "concurrency":

@@ -249,59 +249,8 @@ def agent_tables(result: dict[str, Any]) -> list[Table]:
     ]
 
 
-def _ms_list(values: list[float]) -> str:
-    return ", ".join(f"{v * 1000:.0f}" for v in values) or "-"
-
-
-def peer_tables(result: dict[str, Any]) -> list[Table]:
-    """bench/peer_pacing.py: kokoro-onnx and this project on the same text, file and voice."""
-    headers = [
-        "runtime",
-        "runs",
-        "first sound median (ms)",
-        "first byte median (ms)",
-        "leading silence (ms)",
-        "audio (s)",
-        "heard: first byte to last sound (s)",
-        "pauses between sentences (ms, last run)",
-        "pause after the first clause (ms)",
-    ]
-    rows = [
-        [
-            m["label"],
-            str(m["ttfa"]["n"]),
-            _ms(m["first_sound"]["median"]),
-            _ms(m["ttfa"]["median"]),
-            _ms(m["leading_silence_s"]["median"]),
-            f"{m['audio_s']['median']:.2f}",
-            f"{m['heard_s']['median']:.2f}",
-            _ms_list(m["sentence_pauses_s"]),
-            _ms_list(m["clause_pauses_s"]),
-        ]
-        for m in result["modes"]
-    ]
-    v = result["verdict"]
-    verdict = [
-        [
-            "first sound: project - kokoro-onnx (ms, medians)",
-            _ms(v["first_sound_project_minus_peer_s"]),
-        ],
-        ["heard length: project / kokoro-onnx", f"{v['heard_ratio_project_over_peer']:.3f}"],
-        ["audio length: project / kokoro-onnx", f"{v['audio_ratio_project_over_peer']:.3f}"],
-        [
-            "project: first sound - first byte (ms, medians)",
-            _ms(v["first_sound_after_first_byte_s"]),
-        ],
-    ]
-    return [
-        Table("Same paragraph, model file and voice", headers, rows),
-        Table("Side by side (medians)", ["quantity", "value"], verdict),
-    ]
-
-
 TABLE_BUILDERS = {
     "tts_ttfa": tts_ttfa_tables,
-    "peer_pacing": peer_tables,
     "payload_sizes": payload_tables,
     "concurrency": concurrency_tables,
     "agent_ttfa": agent_tables,

@@ -16,8 +16,8 @@ Modes (the paragraph: devkit.text.PARAGRAPH, 267 characters, 4 sentences):
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
 from bench import plots
@@ -28,14 +28,14 @@ from bench.common import (
     Sample,
     Target,
     add_common_args,
-    open_target,
-    publish,
+    on_target,
     read_paragraph,
-    resolve_runs,
+    run_benchmark,
     run_interleaved,
+    summaries,
 )
 from bench.machine import machine_info
-from bench.stats import summarize
+from devkit.stats import summarize
 from devkit.text import llm_deltas
 from kokoro_server.model_facts import SAMPLE_RATE
 from kokoro_server.text.segmenter import SentenceSegmenter
@@ -148,9 +148,7 @@ def analyse(samples: dict[str, list[Sample]], labels: dict[str, str]) -> dict[st
         key: {
             "key": key,
             "label": labels[key],
-            "ttfa": summarize([s["ttfa_s"] for s in runs]),
-            "first_sound": summarize([s["first_sound_s"] for s in runs]),
-            "total": summarize([s["total_s"] for s in runs]),
+            **summaries(runs, "ttfa", "first_sound", "total"),
             "audio_s": summarize([s["audio_s"] for s in runs]),
             "samples": runs,
         }
@@ -231,28 +229,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def plot(png: Path, result: dict[str, Any]) -> None:
+    title = f"Kokoro-82M time to first audio ({result['machine']['cpu_model']})"
+    plots.timing_bars(png, title, result["modes"])
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
+
+    def measured() -> dict[str, Any]:
         if args.tokens_per_s <= 0:
             raise BenchError("--tokens-per-s must be positive")
-        runs = resolve_runs(args, quick_runs=2)
-        with open_target(args) as target:
-            result = asyncio.run(measure(args, target, runs))
-    except BenchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    publish(
-        args.results_dir,
-        NAME,
-        result,
-        lambda png: plots.timing_bars(
-            png,
-            f"Kokoro-82M time to first audio ({result['machine']['cpu_model']})",
-            result["modes"],
-        ),
-    )
-    return 0
+        return on_target(args, 2, measure)
+
+    return run_benchmark(NAME, args, measured, plot)
 
 
 if __name__ == "__main__":

@@ -170,7 +170,7 @@ def test_unreadable_result_is_a_clear_error(workspace: tuple[Path, Path]) -> Non
 
 def test_the_real_document_has_one_section_per_benchmark() -> None:
     text = (REPO_ROOT / "docs" / "performance.md").read_text()
-    for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa", "peer_pacing"):
+    for name in ("tts_ttfa", "payload_sizes", "concurrency", "agent_ttfa"):
         assert text.count(f"<!-- bench:{name} -->") == 1
         assert text.count(f"<!-- /bench:{name} -->") == 1
 
@@ -194,7 +194,7 @@ def test_agent_tables_show_the_speedup_per_rate() -> None:
             for _ in range(3)
         ]
 
-    synthetic = {
+    synthetic: dict[str, Any] = {
         "groups": [analyse_group("20 tokens/s", {"stream": runs(1.0), "batch": runs(4.5)})],
         "public_reference": AGENT_PUBLIC_REFERENCE,
     }

@@ -1,6 +1,6 @@
-"""Runs kokoro-onnx in its own virtual environment for bench/peer_pacing.py.
+"""Runs kokoro-onnx in its own virtual environment for speech_judge/peer.py.
 
-    PEER_PYTHON bench/peer_worker.py MODEL VOICES VOICE OUT_DIR < commands
+    PEER_PYTHON speech_judge/peer_worker.py MODEL VOICES VOICE OUT_DIR < commands
 
 Standard library, numpy and kokoro-onnx only (run by the peer's interpreter, not this
 project's).

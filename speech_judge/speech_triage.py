@@ -1,13 +1,13 @@
 """Which disagreements with the reference normalizer are already accounted for.
 
-A disagreement of bench/speech_diff.py is triaged when, in this order,
+A disagreement of speech_judge/speech_diff.py is triaged when, in this order,
 - the corpus holds it: its written sentence is a row of en_assistant_corpus.tsv or of a
   staging file given with --rows (same format), so the speech evaluation judges the project's
   reading against what a careful speaker says;
-- the project is wrong there in a known way: bench/data/speech_diff_project_wrong.tsv names
+- the project is wrong there in a known way: speech_judge/data/speech_diff_project_wrong.tsv names
   the problem (a regular expression on the written sentence) and the corpus or the staging
   file holds a few rows of it, so the rows judge the fix and the rest need no row each;
-- the reference is wrong there: bench/data/speech_diff_reference_wrong.tsv names its written
+- the reference is wrong there: speech_judge/data/speech_diff_reference_wrong.tsv names its written
   sentence (exactly, or by a regular expression) with the reason.
 Every other disagreement is open.
 """

@@ -1,9 +1,9 @@
 """How long the edit loop (or the whole suite) takes: `make` runs in turns, in one table.
 
-    python -m bench.loop_timings --runs 3                                   # make test-fast
-    python -m bench.loop_timings --runs 3 --mode three=FAST_WORKERS=3 --mode four=FAST_WORKERS=4
-    python -m bench.loop_timings --runs 2 --mode before@/tmp/old-checkout= --mode after=
-    python -m bench.loop_timings --target test --runs 1                     # what CI runs
+    python -m devkit.loop_timings --runs 3                                   # make test-fast
+    python -m devkit.loop_timings --runs 3 --mode three=FAST_WORKERS=3 --mode four=FAST_WORKERS=4
+    python -m devkit.loop_timings --runs 2 --mode before@/tmp/old-checkout= --mode after=
+    python -m devkit.loop_timings --target test --runs 1                     # what CI runs
 
 A mode is `LABEL[@DIRECTORY]=[VAR=VALUE ...]`: make variables for that mode, and the checkout
 to run in (default: this one). Another checkout, e.g. `git worktree add /tmp/before REV`, may
@@ -29,9 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.stats import summarize
-from bench.tables import Table, format_text
-from devkit.paths import REPO_ROOT
+from devkit.paths import OUT_DIR, REPO_ROOT
+from devkit.stats import summarize
 
 SUMMARY = re.compile(r"^=+ (?P<counts>.*?) in (?P<seconds>[\d.]+)s\b.*=+$", re.MULTILINE)
 COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected)")
@@ -91,8 +90,8 @@ def run_once(mode: Mode, target: str, log: Path) -> Run:
     # Another checkout shares this one's environment as it is (see the module's docstring).
     installed = [] if mode.directory == REPO_ROOT else ["-o", ".venv/.installed"]
     with log.open("w", encoding="utf-8") as out:
-        done = subprocess.run(
-            ["make", "--no-print-directory", *installed, target, *mode.assignments],
+        done = subprocess.run(  # noqa: S603 - make, with the variables the caller wrote
+            ["make", "--no-print-directory", *installed, target, *mode.assignments],  # noqa: S607
             cwd=mode.directory,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -103,7 +102,8 @@ def run_once(mode: Mode, target: str, log: Path) -> Run:
     return Run(mode.label, wall, load, done.returncode, seconds, counts)
 
 
-def table(modes: list[Mode], runs: list[Run], target: str) -> Table:
+def table(modes: list[Mode], runs: list[Run], target: str) -> str:
+    """One row per mode, columns right-aligned under the title."""
     headers = [
         "mode",
         "runs",
@@ -138,12 +138,17 @@ def table(modes: list[Mode], runs: list[Run], target: str) -> Table:
                 f"{min(loads):.2f}-{max(loads):.2f}",
             ]
         )
-    return Table(f"make {target}, modes interleaved (seconds)", headers, rows)
+    widths = [max(len(line[i]) for line in [headers, *rows]) for i in range(len(headers))]
+    lines = [
+        "  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True))
+        for line in [headers, *rows]
+    ]
+    return "\n".join([f"make {target}, modes interleaved (seconds)", *lines])
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.loop_timings",
+        prog="python -m devkit.loop_timings",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -159,7 +164,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--logs",
         type=Path,
-        default=Path("bench/results/loop_logs"),
+        default=OUT_DIR / "loop_logs",
         help="where each run's make output goes",
     )
     args = parser.parse_args(argv)
@@ -197,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     print()
-    print(format_text(table(args.modes, runs, args.target)))
+    print(table(args.modes, runs, args.target))
     # After the first run the 1-minute average still holds the previous run's own load, so
     # only the load before the first run says whether something else was busy.
     busy = runs[0].load_1m > 0.5 * cores

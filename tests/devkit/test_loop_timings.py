@@ -1,4 +1,4 @@
-"""bench/loop_timings.py: modes parsed strictly, pytest's summary read, runs interleaved."""
+"""devkit/loop_timings.py: modes parsed strictly, pytest's summary read, runs interleaved."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import loop_timings
+from devkit import loop_timings
 
 # A stand-in project: its `make test-fast` prints a pytest-like summary that depends on the
 # make variable the mode sets, and fails when asked to.

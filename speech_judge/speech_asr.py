@@ -1,8 +1,8 @@
 """Judge by ear: the corpus' sentences spoken by this server and by kokoro-onnx, then heard
 by Whisper, word error rate per class.
 
-    python -m bench.speech_asr [--per-class 4] [--classes time,year] [--seed 0] [--runs 1]
-                               [--show 3] [--peer-venv DIR]                (make speech-asr)
+    python -m speech_judge.speech_asr [--per-class 4] [--classes time,year] [--seed 0] [--runs 1]
+                                      [--show 3] [--peer-venv DIR]                (make speech-asr)
 
 A deterministic sample of `--per-class` rows of each class of
 tests/container/data/en_assistant_corpus.tsv (single-line rows only: multi-line markdown
@@ -11,10 +11,10 @@ and code are read by rules no transcript can show) goes:
   each sentence in one message of a bidirectional session, pcm at 24 kHz, its default
   voice (the local voices are Japanese, so the English is accented);
 - `kokoro-onnx`: through kokoro-onnx 0.6.1 with its own phonemizer (en-us), the same model
-  file and the same voice, in its own virtual environment (bench/peer_pacing.py,
-  bench/peer_worker.py);
-and both are transcribed by Whisper tiny.en (bench/asr_whisper.py) and scored against the
-corpus' accepted readings (bench/asr_score.py says how).
+  file and the same voice, in its own virtual environment (speech_judge/peer.py,
+  speech_judge/peer_worker.py);
+and both are transcribed by Whisper tiny.en (speech_judge/asr_whisper.py) and scored against the
+corpus' accepted readings (speech_judge/asr_score.py says how).
 
 Noise: `--runs K` synthesizes and transcribes everything K times, and the first run also
 transcribes each engine's audio twice; it reports how many sentences got different audio
@@ -22,7 +22,7 @@ and how many were heard differently (on one machine both engines' audio came out
 bit-identical run after run, and Whisper at temperature 0 heard it the same, so the spread
 was zero). The noise that remains is the sample's: the report gives 95 % bootstrap
 intervals over the sentences (resampled within each class) for the overall WER and for
-the difference between the engines, per class too. Writes bench/results/speech_asr.json.
+the difference between the engines, per class too. Writes speech_judge/results/speech_asr.json.
 """
 
 from __future__ import annotations
@@ -42,7 +42,13 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
-from bench.asr_score import (
+from bench.common import BenchError, open_target, write_result
+from bench.machine import machine_info
+from devkit.speech_corpus import Case, read_corpus
+from devkit.tts_client import stream_session, websocket_transport
+from kokoro_server.model_facts import SAMPLE_RATE
+from speech_judge import RESULTS_DIR
+from speech_judge.asr_score import (
     ALL,
     DIFFERENCE,
     Judged,
@@ -55,13 +61,8 @@ from bench.asr_score import (
     tallies,
     worse_sentences,
 )
-from bench.asr_whisper import Transcriber
-from bench.common import RESULTS_DIR, BenchError, open_target, write_result
-from bench.machine import machine_info
-from bench.peer_pacing import DEFAULT_VENV, PEER, Peer, model_and_voice, peer_python
-from devkit.speech_corpus import Case, read_corpus
-from devkit.tts_client import stream_session, websocket_transport
-from kokoro_server.model_facts import SAMPLE_RATE
+from speech_judge.asr_whisper import Transcriber
+from speech_judge.peer import DEFAULT_VENV, PEER, Peer, model_and_voice, peer_python
 
 NAME = "speech_asr"
 PROJECT, PEER_ENGINE = "project", "kokoro-onnx"
@@ -288,7 +289,7 @@ def result_json(
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bench.speech_asr", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m speech_judge.speech_asr", description=__doc__)
     parser.add_argument("--per-class", type=int, default=4, help="sentences per class")
     parser.add_argument("--classes", default="", help="comma-separated classes (default all)")
     parser.add_argument("--seed", type=int, default=0, help="the sample's seed")

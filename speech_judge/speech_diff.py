@@ -1,13 +1,14 @@
 """An outside judge for the speech corpus: this project's front end against NVIDIA NeMo's.
 
-    python -m bench.speech_diff [--limit N] [--classes time,unit] [--rows FILE]  (make speech-diff)
+    python -m speech_judge.speech_diff [--limit N] [--classes time,unit] [--rows FILE]
+                                                               (make speech-diff)
 
-Generated assistant-style sentences (bench/speech_templates.py, every class the corpus
+Generated assistant-style sentences (speech_judge/speech_templates.py, every class the corpus
 judges by its text) go through
 - the project: the server's text front end with the American voice, real espeak-ng
   (devkit.speech_corpus.load_frontend, voice af_heart);
 - the reference: NeMo text processing's English normalizer (cased, deterministic), in its
-  own virtual environment (.venv-nemo, created here on first use; bench/nemo_worker.py), its
+  own virtual environment (.venv-nemo, created here on first use; speech_judge/nemo_worker.py), its
   reading then phonemized by the same front end.
 The two are compared where the listener meets them, as phonemes with stress, spacing and
 punctuation folded away (the corpus' own fold). Before phonemizing, NeMo's reading is put in
@@ -17,12 +18,12 @@ thousand, ... inside a number is dropped, "and" joins dollars and cents, and the
 their hyphen (tests/container/data/README.md: "one hundred fifty", "two dollars and five
 cents", "forty-five"; espeak-ng says "thirty nine" and "thirty-nine" differently).
 
-Each disagreement is open or triaged (bench/speech_triage.py): the corpus holds the sentence
+Each disagreement is open or triaged (speech_judge/speech_triage.py): the corpus holds the sentence
 (the corpus or a --rows staging file), the project is wrong there in a way the corpus has
-rows for (bench/data/speech_diff_project_wrong.tsv), or the reference is wrong there
-(bench/data/speech_diff_reference_wrong.tsv says why). Prints the agreement per class and
+rows for (speech_judge/data/speech_diff_project_wrong.tsv), or the reference is wrong there
+(speech_judge/data/speech_diff_reference_wrong.tsv says why). Prints the agreement per class and
 the open disagreements (--list all: every one, with its verdict); writes
-bench/results/speech_diff.json. NeMo's readings are cached in its virtual environment, so a
+speech_judge/results/speech_diff.json. NeMo's readings are cached in its virtual environment, so a
 second run costs only the project's side (seconds).
 """
 
@@ -41,8 +42,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.speech_templates import CLASSES, Sentence, generate
-from bench.speech_triage import (
+from devkit.speech_corpus import CORPUS as CORPUS_FILE
+from devkit.speech_corpus import VOICE, fold_phonemes, load_frontend
+from speech_judge import RESULTS_DIR, ROOT
+from speech_judge.speech_templates import CLASSES, Sentence, generate
+from speech_judge.speech_triage import (
     CORPUS,
     OPEN,
     PROJECT,
@@ -53,11 +57,8 @@ from bench.speech_triage import (
     read_known,
     triage,
 )
-from devkit.speech_corpus import CORPUS as CORPUS_FILE
-from devkit.speech_corpus import VOICE, fold_phonemes, load_frontend
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "results" / "speech_diff.json"
+RESULTS = RESULTS_DIR / "speech_diff.json"
 WORKER = Path(__file__).with_name("nemo_worker.py")
 DEFAULT_VENV = ROOT / ".venv-nemo"
 # The newest release and the pynini it pins; pynini 2.1.6.post1 ships a CPython 3.12 wheel.
@@ -266,7 +267,7 @@ def with_disagreements(result: dict[str, Any], outcomes: Sequence[Outcome]) -> s
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bench.speech_diff", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m speech_judge.speech_diff", description=__doc__)
     parser.add_argument("--per-class", type=int, default=200, help="generated per class")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=int, default=0, help="at most N sentences per class")

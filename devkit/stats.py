@@ -1,4 +1,4 @@
-"""Summary statistics for benchmark samples (no numpy needed, exact and documented)."""
+"""Summary statistics for benchmark and timing samples (no numpy needed, exact and documented)."""
 
 from __future__ import annotations
 

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from bench.speech_diff import (
+from devkit.speech_corpus import fold_phonemes
+from speech_judge.speech_diff import (
     Outcome,
     as_spoken,
     compare,
     first_per_class,
-    fold_phonemes,
     summary,
     table,
     triaged,
 )
-from bench.speech_templates import CLASSES, TEMPLATES, Sentence, generate
-from bench.speech_triage import (
+from speech_judge.speech_templates import CLASSES, TEMPLATES, Sentence, generate
+from speech_judge.speech_triage import (
     CORPUS,
     OPEN,
     PROJECT,

@@ -1,6 +1,6 @@
 """Generated assistant-style English sentences: templates and vocabularies, one set per class.
 
-The sentences bench/speech_diff.py gives both normalizers. Written from how chat assistants
+The sentences speech_judge/speech_diff.py gives both normalizers. Written from how chat assistants
 phrase answers (support replies, bookings, recipes, code help, finance, health, study), not
 from either normalizer's rules. Every class of tests/container/data/en_assistant_corpus.tsv
 that a text normalizer judges is here (heteronym, markdown, emoji and control are not).

@@ -1,6 +1,6 @@
 """What the voice says for what assistants write: the per-class table over the corpus.
 
-    python -m bench.speech_eval [--wrong N] [--classes time,year]     (make speech-eval)
+    python -m speech_judge.speech_eval [--wrong N] [--classes time,year]     (make speech-eval)
 
 Every row of tests/container/data/en_assistant_corpus.tsv goes through the server's text
 front end (TextFrontend, American English voice, the real espeak-ng); its phonemes must equal
@@ -10,8 +10,8 @@ alone said by its name), and each heteronym must get the phonemes of its sense
 beside it whether the normalized text matched.
 Prints the per-class table and the heteronym comparison (espeak-ng alone against espeak-ng
 with this project's context rules; with --misaki-python, misaki too, run by an interpreter
-that has misaki and spaCy: bench/misaki_worker.py), each other Kokoro language's share, and
-writes bench/results/speech_eval.json.
+that has misaki and spaCy: speech_judge/misaki_worker.py), each other Kokoro language's share, and
+writes speech_judge/results/speech_eval.json.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-from pathlib import Path
 from typing import Any
 
 from devkit.speech_corpus import (
@@ -31,9 +30,9 @@ from devkit.speech_corpus import (
     read_corpus,
     word_phonemes,
 )
+from speech_judge import RESULTS_DIR, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "bench" / "results" / "speech_eval.json"
+RESULTS = RESULTS_DIR / "speech_eval.json"
 TARGET = 97.0  # per class, on the phonemes
 
 
@@ -69,10 +68,10 @@ def table(result: dict[str, Any]) -> str:
 
 
 def misaki_senses(python: str, cases: list[Case]) -> int:
-    """Heteronym senses misaki gets right (bench/misaki_worker.py in `python`)."""
+    """Heteronym senses misaki gets right (speech_judge/misaki_worker.py in `python`)."""
     rows = [c for c in cases if c.senses]
     proc = subprocess.run(
-        [python, "-m", "bench.misaki_worker"],
+        [python, "-m", "speech_judge.misaki_worker"],
         input=json.dumps([c.written for c in rows]),
         capture_output=True,
         text=True,
@@ -93,7 +92,7 @@ def misaki_senses(python: str, cases: list[Case]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.speech_eval", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m speech_judge.speech_eval", description=__doc__)
     parser.add_argument("--wrong", type=int, default=0, help="print N wrong rows per class")
     parser.add_argument("--classes", default="", help="comma-separated classes (default all)")
     parser.add_argument(

@@ -1,7 +1,7 @@
 """NVIDIA NeMo text processing's English normalizer on sentences, run by the interpreter of
-its own virtual environment (bench/speech_diff.py creates it).
+its own virtual environment (speech_judge/speech_diff.py creates it).
 
-    NEMO_PYTHON bench/nemo_worker.py GRAMMAR_DIR < sentences.jsonl > spoken.jsonl
+    NEMO_PYTHON speech_judge/nemo_worker.py GRAMMAR_DIR < sentences.jsonl > spoken.jsonl
 
 One JSON string per input line; per line, one JSON object {"written", "spoken"} out, in
 order and flushed at once (the caller streams). `Normalizer(input_case="cased", lang="en")`,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.stats import median, percentile, summarize
+from devkit.stats import median, percentile, summarize
 
 
 def test_median_odd_and_even() -> None:

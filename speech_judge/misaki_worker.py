@@ -1,6 +1,6 @@
 """misaki's English G2P on sentences, run by an interpreter that has misaki and spaCy.
 
-    MISAKI_PYTHON -m bench.misaki_worker < sentences.json > words.json
+    MISAKI_PYTHON -m speech_judge.misaki_worker < sentences.json > words.json
 
 misaki needs spaCy's `en_core_web_sm` for part-of-speech tags, which no official package
 on the index carries (G2P() would download it). Here it runs with a blank English spaCy

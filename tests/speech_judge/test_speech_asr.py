@@ -1,4 +1,4 @@
-"""bench/speech_asr.py, bench/asr_score.py, bench/asr_whisper.py: the ASR round trip.
+"""speech_judge/speech_asr.py, asr_score.py and asr_whisper.py: the ASR round trip.
 
 The scoring is tested alone (Whisper's real normalizer, no model); one test speaks short
 sentences through the real server and has the real Whisper tiny.en hear them, so the judge
@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.asr_score import (
+from bench.common import BenchError
+from devkit.speech_corpus import Case, read_corpus
+from speech_judge.asr_score import (
     ALL,
     DIFFERENCE,
     Judged,
@@ -31,9 +33,8 @@ from bench.asr_score import (
     words,
     worse_sentences,
 )
-from bench.asr_whisper import WHISPER_RATE, whisper_audio
-from bench.common import BenchError
-from bench.speech_asr import (
+from speech_judge.asr_whisper import WHISPER_RATE, whisper_audio
+from speech_judge.speech_asr import (
     PEER_ENGINE,
     PROJECT,
     judge,
@@ -42,7 +43,6 @@ from bench.speech_asr import (
     project_speaker,
     sample_cases,
 )
-from devkit.speech_corpus import Case, read_corpus
 
 NORMALIZE = english_normalizer()
 
@@ -279,7 +279,7 @@ CLEAR = [
 
 @pytest.mark.model
 def test_the_real_server_heard_by_the_real_whisper(server) -> None:
-    from bench.asr_whisper import Transcriber
+    from speech_judge.asr_whisper import Transcriber
 
     hear = Transcriber(threads=1)
     found, timing = judge(CLEAR, {PROJECT: project_speaker(server.http)}, hear, NORMALIZE)
