@@ -1,10 +1,12 @@
 """`make demo`: hear and measure sentence streaming locally, no AWS account needed.
 
+    python -m demo [--voice af_bella] [--tokens-per-s 40] [--no-japanese]
+
 Starts the real Kokoro-82M server on 127.0.0.1 (CPU), streams the benchmark paragraph into one
 bidirectional session as LLM-sized deltas at a realistic token rate, saves the audio as a WAV
 file, prints per-sentence timings and the time to first audio; then does the same with a
 Japanese paragraph, which the local Japanese voices speak in their own language; and stops
-the server.
+the server. The WAVs and the server's log go to out/ (git-ignored).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
 
 from devkit import local_weights
+from devkit.cli import parser as cli_parser
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR, REPO_ROOT
 from devkit.text import PARAGRAPH, llm_deltas
@@ -25,19 +28,28 @@ from devkit.wav import write_wav
 PARAGRAPH_JA = Path(__file__).with_name("paragraph_ja.txt")
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m demo", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    parser = cli_parser("python -m demo", __doc__)
     parser.add_argument(
         "--text-file", type=Path, default=None, help="text to speak (default: the paragraph)"
     )
     parser.add_argument("--tokens-per-s", type=float, default=40.0, help="LLM token rate")
     parser.add_argument("--voice", default=None, help="voice name (default: the server's)")
-    parser.add_argument("--out", type=Path, default=OUT_DIR / "demo.wav")
-    parser.add_argument("--japanese-file", type=Path, default=PARAGRAPH_JA)
-    parser.add_argument("--japanese-voice", default="jf_alpha")
-    parser.add_argument("--japanese-out", type=Path, default=OUT_DIR / "demo-ja.wav")
+    parser.add_argument(
+        "--out", type=Path, default=OUT_DIR / "demo.wav", help="the WAV (default out/demo.wav)"
+    )
+    parser.add_argument(
+        "--japanese-file", type=Path, default=PARAGRAPH_JA, help="the Japanese text to speak"
+    )
+    parser.add_argument("--japanese-voice", default="jf_alpha", help="its voice (jf_alpha)")
+    parser.add_argument(
+        "--japanese-out",
+        type=Path,
+        default=OUT_DIR / "demo-ja.wav",
+        help="its WAV (default out/demo-ja.wav)",
+    )
     parser.add_argument("--no-japanese", action="store_true", help="skip the Japanese run")
-    return parser.parse_args()
+    return parser
 
 
 async def run(
@@ -77,8 +89,8 @@ async def run(
     print(f"Saved {out.relative_to(REPO_ROOT) if out.is_relative_to(REPO_ROOT) else out}")
 
 
-def main() -> None:
-    args = parse_args()
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     print("Starting the Kokoro server on 127.0.0.1 (real Kokoro-82M, CPU) ...")
     weights = local_weights.find()
     if weights:

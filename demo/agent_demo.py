@@ -6,7 +6,8 @@
 Starts the container's server (`container/serve`, real model on CPU) and the
 agent (`python -m voice_agent`, text from ReplayedAnswerSource: a given answer replayed at a
 fixed token rate, not an LLM) as two processes on 127.0.0.1, runs stream vs batch and prints
-the time to first audio. No AWS account is used.
+the time to first audio. No AWS account is used. The WAVs and the two servers' logs go to
+out/ (git-ignored).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from devkit.agent_client import (
     invoke_http,
     invoke_ws,
 )
+from devkit.cli import parser as cli_parser
 from devkit.local_stack import voice_agent_stack
+from devkit.paths import OUT_DIR
 
 
 async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[InvocationResult]]:
@@ -42,17 +45,24 @@ async def run_compare(base: str, runs: int, use_ws: bool) -> dict[str, list[Invo
     return await compare_modes(invoke, runs)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m demo.agent_demo", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    p = cli_parser("python -m demo.agent_demo", __doc__)
     p.add_argument("--runs", type=int, default=3, help="runs per mode (after one warm-up)")
     p.add_argument("--tokens-per-s", type=float, default=40.0, help="replay token rate")
     p.add_argument("--ws", action="store_true", help="call the agent over /ws, not SSE")
     p.add_argument("--voice", help="TTS voice (default: the server's default voice)")
-    p.add_argument("--out", default="out", help="folder for the WAV files")
+    p.add_argument(
+        "--out", type=Path, default=OUT_DIR, help="folder for the WAVs and logs (default out/)"
+    )
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
     args = p.parse_args(argv)
     if args.runs < 1 or args.tokens_per_s <= 0:
         p.error("--runs must be >= 1 and --tokens-per-s > 0")
-    out = Path(args.out)
+    out = args.out
     weights = local_weights.find()
     if weights:
         print(f"==> local weights (make weights): {weights.describe()}")

@@ -4,14 +4,17 @@
     python -m devkit.caller --ws --prompt "..."                          # local agent, /ws
     python -m devkit.caller --runtime-arn arn:aws:bedrock-agentcore:...  # deployed runtime
     python -m devkit.caller --compare --runs 3                          # stream vs batch
+    python -m devkit.caller --list-voices                               # the voices offered
+    python -m devkit.caller --voice "af_bella:2+af_sky:1"               # a blend of two
 
 A conversation: give --prompt once per turn. --captions shows each answer's words as a
 real-time player would reach them; --interrupt-after-ms N interrupts the first answer after
 N ms of playback (/ws: an `interrupt` message; SSE: the next request says so):
 
-    python -m devkit.caller --ws --captions --interrupt-after-ms 2500 \
+    python -m devkit.caller --ws --captions --interrupt-after-ms 2500 \\
         --prompt "Where is my order?" --prompt "Can you send it to my office?"
 
+The audio goes to out/agent_answer.wav (out/ is git-ignored) unless --out says otherwise.
 It runs from the repository's .venv, not from the agent image.
 """
 
@@ -35,7 +38,16 @@ from devkit.agent_client import (
     print_result,
 )
 from devkit.agent_events import ws_url
+from devkit.cli import exit_if_unreachable, parser
+from devkit.paths import OUT_DIR
 from devkit.talk import TalkOptions, converse
+from devkit.voice_list import (
+    VoiceListRefused,
+    format_voice_list,
+    list_voices_http,
+    list_voices_runtime,
+    list_voices_ws,
+)
 
 DEFAULT_PROMPT = "Where is my order?"
 
@@ -62,7 +74,25 @@ async def run_one(
     return await invoke_http(args.url, payload)
 
 
+async def list_voices(args: argparse.Namespace) -> int:
+    """The deployment's voices, as the agent lists them (its TTS server's, its default)."""
+    try:
+        if args.runtime_arn:
+            listed = await asyncio.to_thread(list_voices_runtime, args.runtime_arn, args.region)
+        elif args.ws:
+            listed = await list_voices_ws(ws_url(args.url))
+        else:
+            listed = await list_voices_http(args.url)
+    except VoiceListRefused as exc:
+        print(f"error: the agent did not list its voices: {exc}", file=sys.stderr)
+        return 1
+    print(format_voice_list(listed))
+    return 0
+
+
 async def amain(args: argparse.Namespace) -> int:
+    if args.list_voices:
+        return await list_voices(args)
     if args.compare:
         prompt = args.prompt[0]
         results = await compare_modes(lambda mode: run_one(args, mode, prompt), args.runs)
@@ -83,6 +113,7 @@ async def amain(args: argparse.Namespace) -> int:
         print_result(result)
         out = turn_path(args.out, number, len(args.prompt))
         if out and result.audio:
+            out.parent.mkdir(parents=True, exist_ok=True)
             result.write_wav(out)
             print(f"  audio saved to {out}")
         ok = ok and result.ok
@@ -103,6 +134,7 @@ async def talk(args: argparse.Namespace) -> int:
     for number, played in enumerate(turns):
         out = turn_path(args.out, number, len(turns))
         if out and played.result.audio:
+            out.parent.mkdir(parents=True, exist_ok=True)
             played.result.write_wav(out)
             print(f"  audio of turn {number + 1} saved to {out}")
     fatal = [e for p in turns for e in p.result.errors if e.get("fatal", True)]
@@ -118,8 +150,8 @@ def turn_path(out: str | None, number: int, turns: int) -> Path | None:
     return path if turns == 1 else path.with_stem(f"{path.stem}_{number + 1}")
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m devkit.caller", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    p = parser("python -m devkit.caller", __doc__)
     p.add_argument("--url", default="http://127.0.0.1:8080", help="local agent base URL")
     p.add_argument("--ws", action="store_true", help="use the /ws WebSocket instead of SSE")
     p.add_argument("--runtime-arn", help="invoke a deployed AgentCore runtime instead")
@@ -144,20 +176,43 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="N",
         help="interrupt the first answer after N ms of (simulated real-time) playback",
     )
-    p.add_argument("--mode", choices=["stream", "batch"], default="stream")
-    p.add_argument("--voice")
-    p.add_argument("--format", choices=["pcm", "wav", "mp3", "ulaw", "alaw", "opus"], default="pcm")
     p.add_argument(
-        "--out", help="audio file (default agent_answer.wav, .mp3 for mp3, .opus for opus)"
+        "--mode",
+        choices=["stream", "batch"],
+        default="stream",
+        help="stream: audio sentence by sentence as the text comes; batch: the whole answer",
+    )
+    p.add_argument(
+        "--voice", help="a voice, or a blend such as 'af_bella:2+af_sky:1' (see --list-voices)"
+    )
+    p.add_argument(
+        "--format",
+        choices=["pcm", "wav", "mp3", "ulaw", "alaw", "opus"],
+        default="pcm",
+        help="the audio format the agent sends (default pcm)",
+    )
+    p.add_argument(
+        "--out",
+        help="audio file (default out/agent_answer.wav, .mp3 for mp3, .opus for opus)",
+    )
+    p.add_argument(
+        "--list-voices",
+        action="store_true",
+        help="print the voices the agent's TTS offers (names, languages, user files) and exit",
     )
     p.add_argument("--compare", action="store_true", help="stream vs batch side by side")
     p.add_argument("--runs", type=int, default=3, help="runs per mode with --compare")
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = build_parser()
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be >= 1")
     args.prompt = args.prompt or [DEFAULT_PROMPT]
     if args.out is None:
-        args.out = f"agent_answer.{FILE_SUFFIXES.get(args.format, 'wav')}"
+        args.out = str(OUT_DIR / f"agent_answer.{FILE_SUFFIXES.get(args.format, 'wav')}")
     played = args.captions or args.interrupt_after_ms is not None
     if args.interrupt_after_ms is not None and args.interrupt_after_ms < 0:
         p.error("--interrupt-after-ms must be >= 0")
@@ -179,7 +234,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return asyncio.run(amain(parse_args(argv)))
+    args = parse_args(argv)
+    where = args.runtime_arn or (ws_url(args.url) if args.ws else args.url)
+    return exit_if_unreachable(lambda: asyncio.run(amain(args)), f"the voice agent at {where}")
 
 
 if __name__ == "__main__":

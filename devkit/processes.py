@@ -1,9 +1,11 @@
-"""Child processes on loopback: free ports, start/stop, wait until /ping answers 200."""
+"""Child processes: free loopback ports, servers started and stopped (wait until /ping
+answers 200), and a tool run to its end as a user runs it (`python -m MODULE`)."""
 
 from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -64,3 +66,19 @@ def child_process(
             proc.wait()
         if log_file is not None:
             log_file.close()
+
+
+def run_module(
+    module: str, argv: list[str], env: dict[str, str], timeout_s: float = 120.0
+) -> subprocess.CompletedProcess[str]:
+    """`python -m MODULE ARGV` from the repository root with exactly `env`, to its end; its
+    output captured as text, its exit status not raised on."""
+    return subprocess.run(  # noqa: S603 - our own interpreter and modules
+        [sys.executable, "-m", module, *argv],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        check=False,
+    )

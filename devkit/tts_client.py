@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kokoro_stream.base import ProtocolMessages, TtsAudio, TtsControl, TtsFailure, TtsTransport
-from kokoro_stream.messages import DEFAULT_SAMPLE_RATE, ServerMessageType
+from kokoro_stream import events
+from kokoro_stream.base import ProtocolMessages, TtsTransport
+from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
 from kokoro_stream.websocket import WebSocketTts
 
 from devkit.text import deltas_at
@@ -62,7 +63,7 @@ class StreamResult:
 
     @property
     def errors(self) -> list[dict[str, Any]]:
-        return [c for c in self.controls if c.get("type") == ServerMessageType.ERROR]
+        return [c for c in self.controls if c.get("type") == events.ServerError.type]
 
 
 async def stream_session(
@@ -80,7 +81,8 @@ async def stream_session(
 
     Times count from the first delta sent, so opening the session is not time to first audio.
     """
-    session = await transport.open_session(voice, audio_format, sample_rate)
+    options = events.SessionOptions(voice=voice, audio_format=audio_format, sample_rate=sample_rate)
+    session = await transport.open_session(options)
     if frame_ms is not None:  # telephony framing: no agent asks for it, so no open_session field
         if not isinstance(session, ProtocolMessages):
             raise TransportStreamError(f"{transport.name} cannot set frame_ms")
@@ -101,9 +103,9 @@ async def stream_session(
         current: SentenceAudio | None = None
         async for event in session.events():
             now = time.perf_counter() - t0
-            if isinstance(event, TtsFailure):
+            if isinstance(event, events.TtsFailure):
                 raise TransportStreamError(f"{event.code}: {event.message}")
-            if isinstance(event, TtsAudio):
+            if isinstance(event, events.TtsAudio):
                 if current is None or current.index != event.index:
                     raise TransportStreamError(f"audio of sentence {event.index} out of order")
                 if current.first_byte_s is None:
@@ -113,17 +115,19 @@ async def stream_session(
                 current.audio.extend(event.data)
                 current.frame_sizes.append(len(event.data))
                 continue
-            assert isinstance(event, TtsControl)
-            msg = {**event.message, "at_s": round(now, 4)}
+            msg = {**event.raw, "at_s": round(now, 4)}
             result.controls.append(msg)
-            if event.type == ServerMessageType.SENTENCE_START:
+            if isinstance(event, events.SentenceStart):
                 current = SentenceAudio(
-                    msg["index"], msg["text"], msg["format"], msg["sample_rate"]
+                    event.index,
+                    event.text,
+                    event.format or audio_format,
+                    event.sample_rate or sample_rate,
                 )
                 result.sentences.append(current)
-            elif event.type == ServerMessageType.SYNTHESIS_COMPLETE and current is not None:
+            elif isinstance(event, events.SynthesisComplete) and current is not None:
                 current.complete = msg
-            elif event.type == ServerMessageType.SESSION_END:
+            elif isinstance(event, events.SessionEnd):
                 return
 
     try:

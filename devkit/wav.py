@@ -1,9 +1,10 @@
 """The one WAV writer and reader of the tools (demo, caller, bench, tests): 16-bit mono PCM
 and 8-bit G.711 (mu-law / A-law), in memory or to a file.
 
-Python's `wave` module writes PCM only, so G.711 gets its RIFF chunks here (a non-PCM WAV
-carries a `fact` chunk with its sample count). The TTS server has its own writer in its image
-(`kokoro_server`), which the tools never import for this.
+16-bit PCM is wrapped by the TTS server's own writer (`kokoro_server.audio.encoding`), so a
+tool's WAV and the server's `wav` format are one and the same; Python's `wave` module writes
+PCM only, so G.711 gets its RIFF chunks here (a non-PCM WAV carries a `fact` chunk with its
+sample count).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import struct
 import wave
 from collections.abc import Iterable
 from pathlib import Path
+
+from kokoro_server.audio.encoding import wav_bytes as pcm_wav_bytes
 
 G711_WAVE_FORMATS = {"ulaw": 7, "alaw": 6}  # WAVE_FORMAT_MULAW / WAVE_FORMAT_ALAW
 PCM_FORMATS = {"pcm", "wav"}  # 16-bit samples (`wav`: already wrapped, see wav_frames)
@@ -24,13 +27,7 @@ def wav_bytes(audio: bytes, sample_rate: int, fmt: str = "pcm") -> bytes:
         return _g711_wav(audio, fmt, sample_rate)
     if fmt != "pcm":
         raise ValueError(f"no WAV for {fmt!r} samples (pcm, ulaw or alaw)")
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(sample_rate)
-        out.writeframes(audio)
-    return buffer.getvalue()
+    return pcm_wav_bytes(audio, sample_rate)
 
 
 def write_wav(path: Path, audio: bytes, sample_rate: int, fmt: str = "pcm") -> None:

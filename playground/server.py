@@ -2,7 +2,7 @@
 
     GET  /                 the page (static/index.html)
     GET  /static/...       its scripts, worklet and styles: nothing comes from anywhere else
-    GET  /api/config       what the page offers: target, voices, default voice, sample rate
+    GET  /api/config       what the page offers: target, text source, sample rate, speeds
     POST /api/connection   {"session_id"} -> {"url"}: the local agent's /ws, or a presigned
                            wss:// URL for a deployed runtime (credentials stay here)
 
@@ -15,7 +15,7 @@ with 403, so no other site can have it sign URLs or start connections with a sim
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +39,10 @@ MAX_BODY_BYTES = 4096
 
 @dataclass(frozen=True)
 class PageConfig:
-    """What the page shows and offers; `GET /api/config`."""
+    """What the page shows and offers; `GET /api/config`. The voices are not here: the page
+    asks the agent for them over its /ws, so they are the deployment's, not this machine's."""
 
     target: AgentTarget
-    voices: list[str] = field(default_factory=list)
-    default_voice: str | None = None
     sample_rate: int = 24000
     text_source: str = ""
 
@@ -51,8 +50,6 @@ class PageConfig:
         return {
             "target": self.target.kind,
             "target_description": self.target.describe(),
-            "voices": self.voices,
-            "default_voice": self.default_voice,
             "sample_rate": self.sample_rate,
             "text_source": self.text_source,
             "speed_range": list(SPEED_RANGE),

@@ -1,9 +1,16 @@
-"""Command line: run after `cdk deploy`; one call of each kind, a diagnosis for each failure.
+"""After `cdk deploy`: one InvokeEndpoint, one bidirectional stream (two sentences and a
+cancel) and one agent runtime invocation, each with its time to first audio, or a plain
+diagnosis of what is wrong.
+
+    python -m smoke                                   # the stacks named in cdk.json
+    python -m smoke --region eu-central-1 --skip agent
+    python -m smoke --endpoint-name kokoro-tts --runtime-arn arn:aws:bedrock-agentcore:...
 
 Exit codes:
   0  every check that ran passed
   1  at least one check failed (its diagnosis is printed)
-  2  cannot run: bad option, no region, no credentials, stack or output not found
+  2  cannot run: bad option, no region, no credentials, stack or output not found, AWS not
+     reachable
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from typing import Any
 
 import boto3
 
+from devkit.cli import exit_if_unreachable
+from devkit.cli import parser as cli_parser
 from smoke import agent_runtime, bidi_stream, invoke_endpoint
 from smoke.aws import (
     Region,
@@ -49,16 +58,7 @@ CHECKS = ("invoke", "stream", "agent")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m smoke",
-        description=(
-            "After `cdk deploy`: one InvokeEndpoint, one bidirectional stream (two sentences "
-            "and a cancel) and one agent runtime invocation, each with its time to first "
-            "audio, or a plain diagnosis of what is wrong."
-        ),
-        epilog="exit codes: 0 all passed; 1 a check failed; 2 cannot run (options, region, "
-        "credentials, stacks not found)",
-    )
+    parser = cli_parser("python -m smoke", __doc__)
     parser.add_argument("--endpoint-name", help=f"default: the TTS stack's {ENDPOINT_OUTPUT}")
     parser.add_argument("--runtime-arn", help=f"default: the agent stack's {RUNTIME_OUTPUT}")
     parser.add_argument("--app-name", help="app name for the stack names (default: cdk.json)")
@@ -228,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         # The stream's transport builds its own botocore session: it reads AWS_PROFILE.
         os.environ["AWS_PROFILE"] = args.profile
     quiet_cancelled_crt_connects()
+    # A check diagnoses what it reaches; AWS not reachable at all before any check: one line.
+    return exit_if_unreachable(lambda: _run(args), "AWS")
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         plan = build_plan(args, dict(os.environ))
         _stderr(f"region {plan.region.name} (from {plan.region.source})")

@@ -16,6 +16,8 @@ from enum import StrEnum
 from botocore.exceptions import NoCredentialsError, PartialCredentialsError
 from kokoro_stream.aws_credentials import AwsCredentialsError
 
+from teardown.aws import ACCESS_DENIED_CODES, BAD_CREDENTIAL_CODES
+
 
 class Cause(StrEnum):
     CONFIGURATION = "configuration"
@@ -52,23 +54,6 @@ class Call:
     stream: bool = False  # the bidirectional stream (its silence has its own likely cause)
 
 
-# Error codes AWS services use when the caller lacks a permission.
-ACCESS_DENIED_CODES = frozenset(
-    {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "Forbidden"}
-)
-# Codes that mean the credentials themselves are bad, not a missing permission.
-BAD_CREDENTIAL_CODES = frozenset(
-    {
-        "InvalidClientTokenId",
-        "ExpiredToken",
-        "ExpiredTokenException",
-        "UnrecognizedClientException",
-        "SignatureDoesNotMatch",
-        "InvalidSignatureException",
-        "InvalidAccessKeyId",
-        "MissingAuthenticationTokenException",
-    }
-)
 THROTTLING_CODES = frozenset(
     {
         "ThrottlingException",

@@ -20,7 +20,8 @@ from botocore.exceptions import (
 
 from teardown.config import ConfigError
 
-# Error codes AWS services use when the caller lacks a permission.
+# Error codes AWS services use when the caller lacks a permission (`make smoke` classifies
+# its failures by these too).
 ACCESS_DENIED_CODES = frozenset(
     {
         "AccessDenied",
@@ -39,7 +40,9 @@ BAD_CREDENTIAL_CODES = frozenset(
         "ExpiredTokenException",
         "UnrecognizedClientException",
         "SignatureDoesNotMatch",
+        "InvalidSignatureException",
         "InvalidAccessKeyId",
+        "MissingAuthenticationTokenException",
     }
 )
 

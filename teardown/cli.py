@@ -1,4 +1,9 @@
-"""Command line: dry-run report by default, ``--delete`` to remove what it flags.
+"""Find what `cdk destroy` left behind for this app (retained weights bucket, pushed images,
+anything still billing) and report it; --delete removes it.
+
+    python -m teardown                                # dry run: the report only
+    python -m teardown --region eu-central-1 --json
+    python -m teardown --delete --keep-weights-bucket
 
 Exit codes:
   0  nothing of the app is left and every service was checked
@@ -36,14 +41,8 @@ _IMAGE_TAG_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m teardown",
-        description=(
-            "Find what `cdk destroy` left behind for this app (retained weights bucket, "
-            "pushed images, anything still billing) and report it; --delete removes it."
-        ),
-        epilog=(
-            "exit codes: 0 clean; 1 leftovers; 2 bad input/credentials/region; "
-            "3 something could not be checked (access denied)"
-        ),
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # the examples, line by line
     )
     parser.add_argument("--app-name", help="app name (default: cdk.json context app_name)")
     parser.add_argument(

@@ -5,12 +5,14 @@
 // played as it arrives (player.js), the captions follow the audio clock, and interrupting
 // (the button, or typing while it speaks) stops the sound at once and sends
 // {"type": "interrupt", "played_ms"} with what was heard. Everything the page measures is kept
-// on `window.playground` for whoever wants to look (the browser tests do).
+// on `window.playground` for whoever wants to look (the browser tests do). Each connection
+// first asks the agent for its voices (voices.js); a prompt sent before they came waits.
 
 import { AgentConnection } from "./connection.js";
 import { AudioOut } from "./player.js";
 import { Turn } from "./turns.js";
 import { renderTurn, updateCaptions } from "./view.js";
+import { LIST_TIMEOUT_MS, LIST_VOICES, VoicePicker } from "./voices.js";
 
 const TICK_MS = 25;
 const CAPTION_TRACE_LIMIT = 4000;
@@ -26,6 +28,8 @@ class Playground {
     this.queued = null; // a prompt waiting for the interrupted answer to end
     this.errors = [];
     this.el = (id) => document.getElementById(id);
+    this.voices = new VoicePicker(this.el("voice"), this.el("voices"), this.el("voice-hint"));
+    this.listTimer = null; // set while the voice list asked for is due
     this.audio.addEventListener("drained", (e) => this.onDrained(e.detail));
     this.newConversation();
     this.bindControls();
@@ -36,6 +40,7 @@ class Playground {
 
   newConversation() {
     if (this.connection) this.connection.close();
+    this.stopListing();
     if (this.audio.context) this.audio.beginTurn(-1); // silence whatever plays
     this.sessionId = crypto.randomUUID();
     this.turns = [];
@@ -58,11 +63,44 @@ class Playground {
     if (state === "dropped") {
       this.showError(`${detail}. The page reconnects by itself; the conversation goes on.`);
       this.awaitingAck = null; // a new connection answers nothing of the old one
+      this.stopListing();
       if (this.current) this.endTurn(this.current, "failed", "connection lost");
     } else if (state === "open") {
       this.clearError("connection");
+      this.requestVoices();
     }
     this.updateButtons();
+  }
+
+  // --- the voice list ----------------------------------------------------------------------
+
+  requestVoices() {
+    this.stopListing();
+    this.connection.send(LIST_VOICES);
+    this.listTimer = setTimeout(() => {
+      this.listTimer = null;
+      this.voices.failed(`the agent did not answer within ${LIST_TIMEOUT_MS / 1000} s`);
+      this.sendQueued();
+    }, LIST_TIMEOUT_MS);
+  }
+
+  stopListing() {
+    clearTimeout(this.listTimer);
+    this.listTimer = null;
+  }
+
+  // The answer to the voice list: the voices, or the agent's error said beside the picker.
+  onVoiceList(event) {
+    if (event.type === "voices") {
+      this.voices.show(event);
+    } else if (event.type === "error" && this.listTimer !== null && !this.current && !this.awaitingAck) {
+      this.voices.failed(`${event.code}: ${event.message}`);
+    } else {
+      return false;
+    }
+    this.stopListing();
+    this.sendQueued();
+    return true;
   }
 
   // --- sending and interrupting ---------------------------------------------------------
@@ -78,8 +116,8 @@ class Playground {
     if (!prompt.trim()) return;
     await this.audio.start(); // inside the click/Enter: browsers allow sound from here on
     this.interrupt();
-    if (this.current || this.awaitingAck) {
-      this.queued = prompt; // the interrupted answer has not ended on the agent yet
+    if (this.current || this.awaitingAck || this.listTimer !== null) {
+      this.queued = prompt; // the interrupted answer (or the voice list) has not ended yet
       return;
     }
     if (!this.connection.open) {
@@ -123,6 +161,7 @@ class Playground {
   // --- what the agent sends -------------------------------------------------------------
 
   onAgentEvent(event) {
+    if (this.onVoiceList(event)) return;
     const turn = this.current;
     if (!turn && this.awaitingAck) {
       this.onAck(event);
@@ -211,7 +250,7 @@ class Playground {
   }
 
   sendQueued() {
-    if (this.queued === null || this.current || this.awaitingAck) return;
+    if (this.queued === null || this.current || this.awaitingAck || this.listTimer !== null) return;
     const prompt = this.queued;
     this.queued = null;
     this.send(prompt);
@@ -313,13 +352,6 @@ async function main() {
   const config = await response.json();
   document.getElementById("target").textContent =
     `${config.target_description}${config.text_source ? ` · text: ${config.text_source}` : ""}`;
-  const list = document.getElementById("voices");
-  for (const name of config.voices) {
-    const option = document.createElement("option");
-    option.value = name;
-    list.append(option);
-  }
-  if (config.default_voice) document.getElementById("voice").value = config.default_voice;
   const speed = document.getElementById("speed");
   [speed.min, speed.max] = config.speed_range.map(String); // what the agent accepts
   window.playground = new Playground(config);

@@ -15,10 +15,17 @@ from botocore.stub import Stubber
 
 from devkit.agent_client import invoke_http, invoke_runtime, read_runtime_stream
 from devkit.sse import SSEParser
-from voice_agent.events import AudioEvent, done_event, sentence_event, text_event, to_sse
+from voice_agent.events import (
+    AgentEvent,
+    AudioEvent,
+    done_event,
+    sentence_event,
+    text_event,
+    to_sse,
+)
 
 PCM = b"{" + bytes(range(200))
-EVENTS = [
+EVENTS: list[AgentEvent] = [
     text_event("こんにちは、"),  # multi-byte UTF-8 gets split mid-character
     text_event("line one\nline two"),
     sentence_event(0, "Déjà vu: 3.14 € ✓", 0.0),

@@ -1,5 +1,4 @@
-"""Browser tests: Debian's chromium, headless, driven by Playwright through executable_path
-(Playwright's own browser download is not used), with sound allowed without a user gesture.
+"""Browser tests: Debian's chromium, launched as playground.chromium launches it.
 
 `make test` installs chromium (the Makefile's set-up, as root or with sudo); a run without it
 fails with that instruction rather than skipping."""
@@ -7,27 +6,17 @@ fails with that instruction rather than skipping."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from playground.chromium import CHROMIUM, launch
 
 if TYPE_CHECKING:  # Playwright is imported by the browser tests only, not by the page-server
     # tests beside them in the fast loop
     from playwright.sync_api import Browser, BrowserContext
 
     from tests.support.playground_page import PlaygroundPage
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-]
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +28,7 @@ def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
 

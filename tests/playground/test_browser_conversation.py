@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.playground import Playground
+from tests.support.playground import Playground, serve_playground
 from tests.support.playground_page import PlaygroundPage
 from tests.support.servers import ThreadedServer
 
@@ -33,8 +33,7 @@ STOPS_WITHIN_MS = 150
 
 @pytest.fixture(scope="module")
 def stack(server: ThreadedServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Playground]:
-    with Playground(server.ws, SCRIPT, 40.0, tmp_path_factory.mktemp("pg")) as playground:
-        yield playground
+    yield from serve_playground(server.ws, SCRIPT, tmp_path_factory)
 
 
 def answer_position(mapping: list[list[int]], frame: int) -> int | None:

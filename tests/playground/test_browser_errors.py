@@ -18,7 +18,7 @@ from devkit.loopback import AppServer
 from playground.server import PageConfig
 from playground.server import create_app as create_page_app
 from playground.targets import LocalAgent
-from tests.support.playground import Playground
+from tests.support.playground import Playground, serve_playground
 from tests.support.playground_page import PlaygroundPage
 from tests.support.servers import ThreadedServer
 
@@ -28,8 +28,7 @@ ANSWER = "Your order shipped this morning. It should arrive on Thursday."
 
 @pytest.fixture
 def stack(server: ThreadedServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Playground]:
-    with Playground(server.ws, [ANSWER], 40.0, tmp_path_factory.mktemp("pg")) as playground:
-        yield playground
+    yield from serve_playground(server.ws, [ANSWER], tmp_path_factory)
 
 
 @pytest.mark.replayable
@@ -74,8 +73,9 @@ def test_a_dropped_connection_is_shown_and_the_page_reconnects(
 
 class MisbehavingAgent:
     """A test double of the agent's /ws (the real agent cannot be made to break its protocol):
-    the first answer carries a frame that is not JSON, a binary frame without its header and a
-    header whose frame has the wrong size, between valid events; later answers are valid."""
+    the voice list is answered, empty; the first answer carries a frame that is not JSON, a
+    binary frame without its header and a header whose frame has the wrong size, between
+    valid events; later answers are valid."""
 
     def __init__(self) -> None:
         self.answers = 0
@@ -84,8 +84,11 @@ class MisbehavingAgent:
     async def serve(self, websocket: WebSocket) -> None:
         await websocket.accept()
         while True:
-            message = await websocket.receive_text()
-            if json.loads(message).get("type") == "interrupt":
+            message = json.loads(await websocket.receive_text())
+            if message.get("list") == "voices":  # what the page asks first: a valid answer
+                await websocket.send_text(json.dumps({"type": "voices", "voices": []}))
+                continue
+            if message.get("type") == "interrupt":
                 continue
             self.answers += 1
             await websocket.send_text(json.dumps({"type": "text", "delta": "Hello there."}))

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.playground import Playground
+from tests.support.playground import Playground, serve_playground
 from tests.support.playground_page import PlaygroundPage
 from tests.support.servers import ThreadedServer
 
@@ -19,8 +19,7 @@ ANSWER = "Here is the answer. That is all.\n⁂ ⁂"
 
 @pytest.fixture
 def stack(server: ThreadedServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Playground]:
-    with Playground(server.ws, [ANSWER], 40.0, tmp_path_factory.mktemp("pg")) as playground:
-        yield playground
+    yield from serve_playground(server.ws, [ANSWER], tmp_path_factory)
 
 
 def test_whitespace_only_is_answered_not_cleared(stack: Playground, page: PlaygroundPage) -> None:

@@ -21,9 +21,7 @@ AGENT_WS = "ws://127.0.0.1:40123/ws"
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[str]:
-    config = PageConfig(
-        LocalAgent(AGENT_WS), voices=["jf_alpha", "jm_kumo"], default_voice="jf_alpha"
-    )
+    config = PageConfig(LocalAgent(AGENT_WS), text_source="a scripted conversation")
     with AppServer(create_app(config)) as server:
         yield server.value
 
@@ -56,9 +54,9 @@ def test_no_file_of_the_page_loads_anything_from_elsewhere() -> None:
 def test_config_says_what_the_page_offers(page: str) -> None:
     config = httpx.get(f"{page}/api/config").json()
     assert config["target"] == "local"
-    assert config["voices"] == ["jf_alpha", "jm_kumo"]
-    assert config["default_voice"] == "jf_alpha"
+    assert config["text_source"] == "a scripted conversation"
     assert config["sample_rate"] == 24000
+    assert "voices" not in config  # the page asks the agent for them over its /ws
 
 
 def test_local_connection_is_the_agents_ws(page: str) -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from kokoro_stream.websocket import WebSocketTts
 
+from devkit.processes import free_port, run_module
 from smoke.cli import EXIT_FAILED, EXIT_PASSED, EXIT_SETUP, build_parser, build_plan, main
 from smoke.cli import run_checks as run_all_checks
 from tests.support.aws_front import AwsFront
@@ -36,16 +36,17 @@ def user_env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def signed_in_env(
+    home: Path, routes: dict[str, str], region_var: str = "AWS_REGION"
+) -> dict[str, str]:
+    """user_env with the test account's keys, the region in `region_var` and the AWS
+    endpoints routed to the stand-ins (route_env)."""
+    keys = {"AWS_ACCESS_KEY_ID": KEY_ID, "AWS_SECRET_ACCESS_KEY": "fake"}
+    return user_env(home, **{region_var: REGION}, **keys, **routes)
+
+
 def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "smoke", "--app-dir", str(ROOT), *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_module("smoke", ["--app-dir", str(ROOT), *args], env)
 
 
 def row(stdout: str, check: str) -> str:
@@ -60,12 +61,8 @@ def test_after_deploy_with_only_aws_region_set(
     two checks pass with their times, the stream fails with that diagnosis, exit code 1."""
     deployed.everything()
     with SilentListener() as silent:
-        env = user_env(
-            tmp_path,
-            AWS_REGION=REGION,
-            AWS_ACCESS_KEY_ID=KEY_ID,
-            AWS_SECRET_ACCESS_KEY="fake",
-            **route_env(deployed.moto_url, front_url, f"https://127.0.0.1:{silent.port}"),
+        env = signed_in_env(
+            tmp_path, route_env(deployed.moto_url, front_url, f"https://127.0.0.1:{silent.port}")
         )
         done = run_cli(env, "--timeout-s", "15")  # room for CPU synthesis on a busy machine
     assert done.returncode == EXIT_FAILED, done.stdout + done.stderr
@@ -100,12 +97,8 @@ def test_a_stream_cut_short_prints_its_diagnosis_not_a_traceback(
     With an 8 s deadline, awscrt's own 10 s TLS timeout fires while the check is closing."""
     deployed.endpoint()
     with SilentListener() as silent:
-        env = user_env(
-            tmp_path,
-            AWS_REGION=REGION,
-            AWS_ACCESS_KEY_ID=KEY_ID,
-            AWS_SECRET_ACCESS_KEY="fake",
-            **route_env(deployed.moto_url, stream_url=f"https://127.0.0.1:{silent.port}"),
+        env = signed_in_env(
+            tmp_path, route_env(deployed.moto_url, stream_url=f"https://127.0.0.1:{silent.port}")
         )
         args = ("--endpoint-name", ENDPOINT, "--skip", "invoke", "--skip", "agent")
         done = run_cli(env, *args, "--timeout-s", "8")
@@ -119,12 +112,8 @@ def test_exit_code_zero_when_every_check_that_ran_passed(
     deployed: Deployed, front: AwsFront, front_url: str, tmp_path: Path
 ) -> None:
     deployed.everything()
-    env = user_env(
-        tmp_path,
-        AWS_DEFAULT_REGION=REGION,
-        AWS_ACCESS_KEY_ID=KEY_ID,
-        AWS_SECRET_ACCESS_KEY="fake",
-        **route_env(deployed.moto_url, front_url),
+    env = signed_in_env(
+        tmp_path, route_env(deployed.moto_url, front_url), region_var="AWS_DEFAULT_REGION"
     )
     done = run_cli(env, "--skip", "stream")
     assert done.returncode == EXIT_PASSED, done.stdout + done.stderr
@@ -139,16 +128,21 @@ def test_no_credentials_with_an_empty_home(tmp_path: Path) -> None:
     assert "aws sso login" in done.stdout
 
 
+def test_aws_not_reachable_is_a_diagnosis_not_a_traceback(tmp_path: Path) -> None:
+    """Every AWS endpoint on a closed loopback port: smoke says it cannot run, and why, before
+    any check (exit 2), in its own diagnosis form."""
+    closed = {"AWS_ENDPOINT_URL": f"http://127.0.0.1:{free_port()}"}
+    done = run_cli(signed_in_env(tmp_path, closed), "--timeout-s", "3")
+    assert done.returncode == EXIT_SETUP
+    assert "Traceback" not in done.stderr + done.stdout
+    assert done.stdout.startswith("cannot run the smoke check: unreachable")
+    assert "could not connect" in done.stdout
+
+
 def test_stacks_not_deployed_say_which_and_how_to_go_on(
     deployed: Deployed, front_url: str, tmp_path: Path
 ) -> None:
-    env = user_env(
-        tmp_path,
-        AWS_REGION=REGION,
-        AWS_ACCESS_KEY_ID=KEY_ID,
-        AWS_SECRET_ACCESS_KEY="fake",
-        **route_env(deployed.moto_url, front_url),
-    )
+    env = signed_in_env(tmp_path, route_env(deployed.moto_url, front_url))
     done = run_cli(env)
     assert done.returncode == EXIT_SETUP
     assert "cannot run the smoke check: not found" in done.stdout

@@ -41,7 +41,7 @@ def client_error(code: str, message: str, status: int = 400) -> ClientError:
         "Error": {"Code": code, "Message": message},
         "ResponseMetadata": {"HTTPStatusCode": status},
     }
-    return ClientError(response, "InvokeEndpoint")  # type: ignore[arg-type]
+    return ClientError(response, "InvokeEndpoint")
 
 
 def test_denial_names_action_resource_and_principal_from_awss_message() -> None:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from moto.server import ThreadedMotoServer
+
+from devkit.processes import run_module
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FAKE_KEYS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
@@ -68,12 +69,4 @@ def cli_env(endpoint_url: str, home: Path, **aws: str) -> dict[str, str]:
 
 def run_cli(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """``python -m teardown ARGV`` from the repository root, in its own process."""
-    return subprocess.run(
-        [sys.executable, "-m", "teardown", *argv],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    return run_module("teardown", argv, env, timeout_s=180)

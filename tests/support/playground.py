@@ -7,9 +7,12 @@ process dies) and serves a fresh agent on the same port, so the page can reconne
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from devkit.loopback import AppServer
 from devkit.processes import free_port
@@ -26,7 +29,6 @@ class Playground:
     script: list[str]
     tokens_per_s: float
     workdir: Path
-    voices: list[str] = field(default_factory=list)
     agent_port: int = field(default_factory=free_port)
     agent: AppServer | None = None
     page: AppServer | None = None
@@ -61,7 +63,7 @@ class Playground:
 
     def __enter__(self) -> Playground:
         self.start_agent()
-        config = PageConfig(LocalAgent(self.agent_ws), voices=self.voices)
+        config = PageConfig(LocalAgent(self.agent_ws))
         self.page = AppServer(create_page_app(config)).start()
         return self
 
@@ -69,3 +71,15 @@ class Playground:
         for server in (self.page, self.agent):
             if server is not None:
                 server.stop()
+
+
+def serve_playground(
+    tts_ws: str,
+    script: list[str],
+    tmp_path_factory: pytest.TempPathFactory,
+    tokens_per_s: float = 40.0,
+) -> Iterator[Playground]:
+    """The body of a test module's `stack` fixture: a playground on the suite's TTS server
+    answering `script`, one answer per turn, for as long as the fixture lasts."""
+    with Playground(tts_ws, script, tokens_per_s, tmp_path_factory.mktemp("pg")) as playground:
+        yield playground

@@ -111,6 +111,37 @@
     return { last, between };
   },
 
+  // A turn's received samples (kept once startRecording or keepReceived asked for them),
+  // summed up: their number, and a hash of them as 16-bit values (two voices saying the same
+  // words differ in it).
+  received(turnId) {
+    let frames = 0;
+    let hash = 2166136261; // FNV-1a
+    for (const part of window.playground.audio.received.get(turnId) || []) {
+      for (const v of part) {
+        hash = Math.imul(hash ^ (Math.round(v * 32767) & 0xffff), 16777619) >>> 0;
+        frames += 1;
+      }
+    }
+    return { frames, hash };
+  },
+
+  // The voice picker as the page shows it: each option, and the line beside the field.
+  voicePicker() {
+    const options = [...document.querySelectorAll("#voices option")];
+    return {
+      options: options.map((o) => ({
+        name: o.value,
+        label: o.label,
+        language: o.dataset.language,
+        userFile: o.dataset.userFile === "true",
+      })),
+      placeholder: document.getElementById("voice").placeholder,
+      hint: document.getElementById("voice-hint").textContent,
+      state: document.getElementById("voice-hint").dataset.state,
+    };
+  },
+
   // One turn as plain data.
   turn(n) {
     const t = window.playground.turns[n - 1];

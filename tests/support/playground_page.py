@@ -54,6 +54,16 @@ class PlaygroundPage:
     def sound(self, threshold: float, from_frame: int, to_frame: int) -> dict[str, Any]:
         return dict(self.check("sound", [threshold, from_frame, to_frame]))
 
+    def voice_picker(self, timeout_s: float) -> dict[str, Any]:
+        """The picker once the agent's voice list (or its failure) reached it."""
+        self.wait(
+            "() => document.getElementById('voice-hint').dataset.state !== 'waiting'", timeout_s
+        )
+        return dict(self.check("voicePicker"))
+
+    def received(self, turn: int) -> dict[str, Any]:
+        return dict(self.check("received", turn))
+
     def send(self, prompt: str) -> None:
         self.page.fill("#prompt", prompt)
         self.page.press("#prompt", "Enter")

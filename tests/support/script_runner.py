@@ -60,10 +60,10 @@ def check(
     # after `close` are answered while the session is still ending (a prefix of them). An
     # utterance with nothing to say (only emoji, markup...) is told so: a notice, not a refusal.
     codes = [code for code in transcript.error_codes if code != "nothing_to_say"]
-    expected = [s.code for s in script.steps if s.code]
+    expected_codes = [s.code for s in script.steps if s.code]
     late = [LATE_FRAMES[frame] for frame in script.after_close]
-    assert codes[: len(expected)] == expected
-    assert codes[len(expected) :] == late[: len(codes) - len(expected)]
+    assert codes[: len(expected_codes)] == expected_codes
+    assert codes[len(expected_codes) :] == late[: len(codes) - len(expected_codes)]
     assert all(e["fatal"] is False for e in transcript.errors)
     # An error quotes at most a short excerpt of what it refuses, never the input whole.
     assert all(len(e.get("message", "")) <= MAX_ERROR_CHARS for e in transcript.errors)

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import boto3
 import pytest
 
-from teardown import cli
+from teardown import aws, cli
 from teardown.cli import EXIT_CLEAN
 from tests.support.teardown_world import run_json
 
@@ -43,15 +44,14 @@ def record_requests(monkeypatch: pytest.MonkeyPatch) -> list[Sent]:
     """Wraps the CLI's own session factory; every request its clients send is recorded just
     before it leaves (after signing), then goes on to moto unchanged."""
     sent: list[Sent] = []
-    real_make_session = cli.make_session
 
     def record(request, **_: object) -> None:
         scope = _SCOPE.search(request.headers["Authorization"].decode())
         assert scope is not None, request.headers["Authorization"]
         sent.append(Sent(urlsplit(request.url).hostname or "", scope["region"], scope["service"]))
 
-    def make_session(profile):
-        session = real_make_session(profile)
+    def make_session(profile: str | None) -> boto3.Session:
+        session = aws.make_session(profile)
         session.events.register_first("before-send", record)
         return session
 

@@ -12,7 +12,7 @@ import boto3
 import pytest
 from botocore.awsrequest import AWSResponse
 
-from teardown import cli
+from teardown import aws, cli
 from teardown.cli import EXIT_UNCHECKED, EXIT_USAGE, main
 from tests.support import teardown_world as tw
 from tests.support.teardown_world import flagged, run_json
@@ -51,15 +51,14 @@ def deny_service(monkeypatch: pytest.MonkeyPatch, service: str, url_part: str = 
     URL contains ``url_part``, if given) get AWS's canned 403 response at the HTTP layer,
     parsed by botocore like the real one; other requests go on to moto."""
     headers, body = DENIALS[service]
-    real_make_session = cli.make_session
 
     def handler(request, **_: object) -> AWSResponse | None:
         if url_part not in request.url:
             return None
         return AWSResponse(request.url, 403, headers, _CannedBody(body))
 
-    def make_session(profile):
-        session = real_make_session(profile)
+    def make_session(profile: str | None) -> boto3.Session:
+        session = aws.make_session(profile)
         session.events.register_first(f"before-send.{service}", handler)
         return session
 
@@ -151,7 +150,7 @@ def test_help_as_subprocess_documents_exit_codes(tmp_path):
         timeout=60,
     )
     assert proc.returncode == 0
-    assert "--delete" in proc.stdout and "exit codes" in proc.stdout
+    assert "--delete" in proc.stdout and "exit codes" in proc.stdout.lower()
 
 
 def test_invalid_region_is_a_clear_error(mocked, tmp_path, capsys):
