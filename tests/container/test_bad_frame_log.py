@@ -13,8 +13,9 @@ from collections.abc import Callable
 import pytest
 from websockets.asyncio.client import connect
 
+from tests.support.log_records import log_fields
 from tests.support.servers import ThreadedServer
-from tests.support.ws_frames import is_type, read_until, send
+from tests.support.ws_frames import Frame, is_type, read_until, send
 
 BAD_FRAMES = 12
 
@@ -25,7 +26,7 @@ def test_bad_frames_are_logged_one_line_each_then_counted(
     caplog.set_level(logging.INFO, logger="kokoro")
     server = make_tone_server()
 
-    async def scenario() -> list[object]:
+    async def scenario() -> list[Frame]:
         async with connect(server.ws, max_queue=None) as ws:
             for n in range(BAD_FRAMES):
                 await ws.send("{" * (n + 1))  # truncated JSON
@@ -41,13 +42,13 @@ def test_bad_frames_are_logged_one_line_each_then_counted(
     assert len(errors) == BAD_FRAMES + 1  # every one answered
     logged = [r for r in caplog.records if r.getMessage().startswith("bad frame")]
     assert len(logged) == 5
-    assert [r.fields["code"] for r in logged] == ["invalid_json"] * 5  # type: ignore[attr-defined]
+    assert [log_fields(r)["code"] for r in logged] == ["invalid_json"] * 5
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in logged)
     assert "later ones are counted" in logged[-1].getMessage()
-    (session,) = {r.fields["session"] for r in logged}  # type: ignore[attr-defined]
+    (session,) = {log_fields(r)["session"] for r in logged}
     (end,) = [
         r
         for r in caplog.records
-        if r.getMessage() == "session end" and r.fields["session"] == session  # type: ignore[attr-defined]
+        if r.getMessage() == "session end" and log_fields(r)["session"] == session
     ]
-    assert end.fields["bad_frames"] == BAD_FRAMES + 1  # type: ignore[attr-defined]
+    assert log_fields(end)["bad_frames"] == BAD_FRAMES + 1

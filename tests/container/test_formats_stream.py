@@ -54,7 +54,7 @@ async def stream(server, text: str, **start: Any) -> list:
 def runs(server, service) -> dict[str, list]:
     """Every format of TEXT once. The model is deterministic on CPU
     (test_model_replay.py), so after the first format the model's calls are replayed."""
-    starts = {
+    starts: dict[str, dict[str, Any]] = {
         "pcm24": {"format": "pcm"},
         "pcm8": {"format": "pcm", "sample_rate": 8000},
         "ulaw": {"format": "ulaw"},
@@ -101,7 +101,7 @@ def decode_g711(data: bytes, law: str) -> np.ndarray:
 
 def decode_ffmpeg(data: bytes) -> tuple[np.ndarray, str, int]:
     """Every sample FFmpeg's Ogg demuxer and native Opus decoder get from a (chained) file."""
-    with av.open(io.BytesIO(data)) as container:
+    with av.open(io.BytesIO(data), "r") as container:
         stream = container.streams.audio[0]
         chunks = [f.to_ndarray().reshape(-1) for f in container.decode(stream)]
         name, rate = stream.codec_context.name, stream.codec_context.sample_rate
@@ -139,7 +139,7 @@ def test_alaw_frame_ms_gives_exact_frames_and_keeps_the_length(runs):
     assert correlation(reference, decoded[: reference.size], max_lag=0) > G711_MIN_CORR
 
 
-def test_opus_sentence_is_an_ogg_stream_framed_by_pages(runs):
+def test_opus_sentence_is_an_ogg_stream_framed_by_pages(runs) -> None:
     frames = runs["opus"]
     starts = [c for c in controls(frames) if c["type"] == "sentence_start"]
     assert {(c["format"], c["sample_rate"]) for c in starts} == {("opus", 48000)}

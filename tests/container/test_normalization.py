@@ -3,7 +3,7 @@
 Every case goes through the server's phonemes route twice, once written ("$29.99") and once
 as a person would say it ("twenty-nine dollars and ninety-nine cents"); the two must give
 the same phonemes, stress and punctuation aside. The table is tests/container/data/
-en_normalization.tsv (also the accuracy set of bench/normalizer_bench.py).
+en_normalization.tsv (also the accuracy set of the normalizer study in docs/performance.md).
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def voiced_closure_burst(burst_dbfs: float, closure_ms: float = 50.0) -> tuple[n
 
 
 # -30 dBFS: louder than the line windows are judged by; -60 dBFS: what the real model's
-# final /p/ and /t/ bursts measure (bench/trim_audit.py), quieter than that line.
+# final /p/ and /t/ bursts measure (bench/results/trim_audit.json), quieter than that line.
 @pytest.mark.parametrize("burst_dbfs", [-30.0, -60.0])
 @pytest.mark.parametrize("closure_ms", [40.0, 60.0])
 def test_a_final_stops_burst_after_its_closure_is_kept(burst_dbfs, closure_ms):

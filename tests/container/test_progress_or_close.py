@@ -157,6 +157,7 @@ def test_a_one_shot_request_and_a_session_share_one_admission(
             assert await asyncio.to_thread(_wait_for, lambda: server.active_sessions() == 1)
             async with connect(server.ws, max_queue=None) as ws:
                 busy = (await read_until(ws, is_type("error"), timeout=WAIT_S))[-1]
+            assert isinstance(busy, dict)
             return refused, busy, await running
 
     refused, busy, served = asyncio.run(scenario())

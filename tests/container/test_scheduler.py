@@ -144,8 +144,8 @@ def test_requeue_refuses_a_ticket_still_queued_or_never_issued() -> None:
     assert drain(queue) == ["a0"]
 
 
-def preempting(**overrides: float) -> Scheduler[str]:
-    queue: Scheduler[str] = Scheduler(max_preemptions=1, preempt_slack_s=0.25, **overrides)
+def preempting() -> Scheduler[str]:
+    queue: Scheduler[str] = Scheduler(max_preemptions=1, preempt_slack_s=0.25)
     queue.push("new", 10.0, "new0", 0.2)  # a newcomer's first sentence: due now (t=10)
     return queue
 
@@ -234,20 +234,19 @@ def run_ops(queue: Scheduler[tuple[str, int]], ops: list[tuple]) -> dict[str, li
     removed: list[tuple[str, int]] = []
     for op in ops:
         if op[0] == "push":
-            item = (op[1], len(pushed))
-            queue.push(op[1], op[2], item)
-            pushed.append(item)
+            new = (op[1], len(pushed))
+            queue.push(op[1], op[2], new)
+            pushed.append(new)
         elif op[0] == "pop":
-            item = queue.pop()
-            if item is not None:
-                taken.append(item)
+            if (popped := queue.pop()) is not None:
+                taken.append(popped)
         elif op[0] == "cancel":
             removed += queue.cancel(op[1])
-        elif (item := queue.discard(op[1])) is not None:
-            removed.append(item)
+        elif (discarded := queue.discard(op[1])) is not None:
+            removed.append(discarded)
     rest = []
-    while (item := queue.pop()) is not None:
-        rest.append(item)
+    while (left := queue.pop()) is not None:
+        rest.append(left)
     return {"pushed": pushed, "taken": taken + rest, "removed": removed}
 
 

@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -43,7 +44,7 @@ async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> 
 def gated(base_settings: Settings) -> Iterator[Callable[..., tuple]]:
     made: list[ToneSynthesisService] = []
 
-    def make(**overrides: object) -> tuple[ToneSynthesisService, GatedTone, Settings]:
+    def make(**overrides: Any) -> tuple[ToneSynthesisService, GatedTone, Settings]:
         settings = dataclasses.replace(base_settings, synth_workers=1, **overrides)
         service, engine = gated_service(settings)
         made.append(service)
@@ -232,11 +233,14 @@ async def test_overload_is_refused_with_busy_while_a_session_speaks(gated, max_l
         srv.stop()
     if max_load:
         (refusal,) = first
+        assert isinstance(refusal, dict)
         assert refusal["type"] == "error" and refusal["code"] == "busy" and refusal["fatal"]
         assert "over capacity: 1 sessions speaking" in refusal["message"]
         assert newcomer.close_code == 1013
     else:
-        assert first[0]["type"] == "sentence_start" and first[0]["text"] == "Me too."
+        opening = first[0]
+        assert isinstance(opening, dict)
+        assert opening["type"] == "sentence_start" and opening["text"] == "Me too."
     assert audio_by_sentence(after) == {0: tone_bytes("Room again.")}
 
 

@@ -49,11 +49,10 @@ def _other_valid(field: dataclasses.Field, spec: Env) -> tuple[str, object]:
         return ("0", False) if default else ("1", True)
     if kind is str:
         return "/some/where", "/some/where"
-    assert kind in (int, float)
-    candidates = [default + 1, default - 1, default + 0.5, default - 0.5]
-    for value in candidates:
-        if (kind is float or float(value).is_integer()) and spec.allows(value):
-            return str(value), kind(value)
+    assert kind in (int, float) and isinstance(default, int | float)
+    for candidate in (default + 1, default - 1, default + 0.5, default - 0.5):
+        if (kind is float or float(candidate).is_integer()) and spec.allows(candidate):
+            return str(candidate), kind(candidate)
     raise AssertionError(f"no valid value next to the default of {spec.name}")
 
 
@@ -121,7 +120,7 @@ def test_a_bad_value_names_the_variable_the_value_and_the_rule(monkeypatch, name
 
 
 @pytest.mark.parametrize(("field", "spec"), BOUNDED, ids=[s.name for _, s in BOUNDED])
-def test_every_bound_is_enforced_at_its_edge(monkeypatch, field, spec):
+def test_every_bound_is_enforced_at_its_edge(monkeypatch, field, spec) -> None:
     """Each exclusive bound and just past each inclusive one is refused; an inclusive bound
     itself is accepted."""
     outside: list[object] = [b - 1 for b in (spec.ge,) if b is not None]

@@ -19,6 +19,7 @@ from kokoro_server.engine.model_files import from_pypi_packages
 from kokoro_server.engine.user_voices import load_user_voices
 from kokoro_server.engine.voices import mix, parse_voice
 from kokoro_server.serving.synthesis import SynthesisService
+from tests.support.log_records import log_fields
 from tests.support.one_shot import post
 from tests.support.servers import ThreadedServer
 
@@ -105,7 +106,8 @@ def loaded(tmp_path_factory, base_settings) -> Iterator[tuple[SynthesisService, 
     finally:
         logger.removeHandler(handler)
     assert service.ready, service.failure
-    yield service, [r.fields for r in handler.records if r.getMessage() == "user voice skipped"]
+    skipped = [log_fields(r) for r in handler.records if r.getMessage() == "user voice skipped"]
+    yield service, skipped
     service.shutdown()
 
 

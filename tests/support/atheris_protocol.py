@@ -19,7 +19,10 @@ import sys
 
 import atheris
 
-with atheris.instrument_imports():
+# From the module that defines it: the types-atheris stubs do not re-export it from atheris.
+from atheris.import_hook import instrument_imports
+
+with instrument_imports():
     from kokoro_server.serving import protocol
 
 from kokoro_server.audio.encoding import FORMATS, SAMPLE_RATES

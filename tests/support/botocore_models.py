@@ -22,4 +22,4 @@ def _shared_loader(search_path_string: str | None = None) -> Loader:
 
 
 def share_loaded_models() -> None:
-    botocore.session.create_loader = _shared_loader  # type: ignore[attr-defined]
+    botocore.session.create_loader = _shared_loader

@@ -9,11 +9,12 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 from websockets.asyncio.client import ClientConnection, connect
 
 from devkit.tone import ToneEngine, ToneSynthesisService
 from kokoro_server.config import Settings
-from kokoro_server.engine.stop import Stopped
+from kokoro_server.engine.stop import Stopped, StopSignal
 from tests.support.ws_frames import send
 
 
@@ -27,7 +28,9 @@ class GatedTone(ToneEngine):
         self.gate = threading.Semaphore(0)
         self.started: list[str] = []
 
-    def synthesize(self, text: str, voice: str, speed: float = 1.0, stop=None):  # type: ignore[override]
+    def synthesize(
+        self, text: str, voice: str, speed: float = 1.0, stop: StopSignal | None = None
+    ) -> np.ndarray:
         self.started.append(text)
         give_up = time.monotonic() + 30
         while not self.gate.acquire(timeout=0.01):
@@ -42,6 +45,7 @@ def gated_service(settings: Settings) -> tuple[ToneSynthesisService, GatedTone]:
     service = ToneSynthesisService(settings)
     service.load()
     engine = GatedTone()
+    # The tone engine stands in for KokoroEngine by its methods, as in ToneSynthesisService.
     service.engine = engine  # type: ignore[assignment]
     return service, engine
 

@@ -14,6 +14,7 @@ just that path with different node names, and lets tests vary what the locator r
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -56,7 +57,7 @@ def build(
         helper.make_tensor("shape_1", TensorProto.INT64, [1], [1]),
     ]
 
-    def node(op: str, inputs: list[str], **attrs: object) -> str:
+    def node(op: str, inputs: list[str], **attrs: Any) -> str:
         out = f"{prefix}/{op}_{len(nodes)}_out"
         nodes.append(
             helper.make_node(op, inputs, [out], name=f"{prefix}/{op}_{len(nodes)}", **attrs)

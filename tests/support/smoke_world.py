@@ -105,7 +105,8 @@ class Deployed:
         # Endpoints are InService at once in moto; other states are set on its backend.
         fake = sagemaker_backends[ACCOUNT][REGION].endpoints[ENDPOINT]
         fake.endpoint_status = status
-        fake.failure_reason = failure_reason
+        # moto sets `failure_reason = None` in FakeEndpoint.__init__, so it is typed `None`.
+        fake.failure_reason = failure_reason  # type: ignore[assignment]
 
     def everything(self) -> None:
         self.stack("KokoroVoice-Tts", {"EndpointName": ENDPOINT, "EndpointArn": "arn:x"})

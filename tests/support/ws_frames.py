@@ -58,6 +58,7 @@ def audio_by_sentence(frames: list[Frame]) -> dict[int, bytes]:
             current = frame["index"]
             out[current] = bytearray()
         elif frame["type"] == "synthesis_complete":
+            assert current is not None, "synthesis_complete before any sentence_start"
             assert frame["index"] == current
             assert frame["audio_bytes"] == len(out[current])
             current = None
