@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 share_loaded_models()
 
-MODEL_FIXTURES = {"service", "server", "make_server"}
+MODEL_FIXTURES = {"service", "server", "make_server", "user_voice_server"}
 SYNTH_FIXTURES = {"synthesized", "variant"}
 
 
@@ -176,3 +176,25 @@ def make_server(
     yield make
     for srv in started:
         srv.stop()
+
+
+@pytest.fixture(scope="session")
+def user_voice_server(
+    base_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ThreadedServer]:
+    """The real model served with a user voice file beside the official voices
+    (tests/support/user_voice.py), loaded the way a deployment loads its own."""
+    from kokoro_server.serving.synthesis import SynthesisService
+    from tests.support.servers import ThreadedServer
+    from tests.support.user_voice import write_user_voice
+
+    folder = tmp_path_factory.mktemp("user_voices")
+    write_user_voice(folder)
+    settings = dataclasses.replace(base_settings, user_voices_dir=str(folder))
+    svc = SynthesisService(settings)
+    svc.load()
+    assert svc.ready, svc.failure
+    srv = ThreadedServer(settings, svc).start()
+    yield srv
+    srv.stop()
+    svc.shutdown()

@@ -17,6 +17,7 @@ import pytest
 from devkit.loopback import serve
 from devkit.sse import SSEParser
 from tests.support.servers import make_agent
+from tests.support.user_voice import SAVED_BLEND, USER_VOICE
 from voice_agent.payload import MAX_VOICE_CHARS
 
 # Four voices of the test weights with their weights: 68 characters, longer than a name.
@@ -56,3 +57,16 @@ async def test_a_blend_is_heard_through_the_agent_and_a_bad_one_is_refused(make_
     assert last["type"] == "error" and last["code"] == "tts_bad_parameter"
     assert "empty part" in last["message"]
     assert not _audio(refused)
+
+
+@pytest.mark.model
+async def test_a_user_voice_file_is_heard_through_the_agent(user_voice_server) -> None:
+    tts = user_voice_server.ws
+    async with serve(make_agent(tts, answer=ANSWER, rate=400)) as base:
+        saved = await _answer(base, USER_VOICE)
+        spelled = await _answer(base, SAVED_BLEND)
+        single = await _answer(base, "jf_alpha")
+    assert saved[-1]["type"] == "done", saved[-1]
+    # The file holds that mix: the same audio as the blend spelled out, not its first voice.
+    assert _audio(saved) == _audio(spelled)
+    assert _audio(saved) != _audio(single)

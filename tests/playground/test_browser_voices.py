@@ -24,6 +24,7 @@ from playground.targets import LocalAgent
 from tests.support.playground import Playground, serve_playground
 from tests.support.playground_page import PlaygroundPage
 from tests.support.servers import ThreadedServer
+from tests.support.user_voice import SAVED_BLEND, USER_VOICE
 
 pytestmark = pytest.mark.browser
 ANSWER = "Your order shipped this morning."
@@ -79,6 +80,32 @@ def test_a_malformed_blend_shows_the_servers_reason(
     assert [e["code"] for e in turn["errors"]] == ["tts_bad_parameter"]
     shown = page.error_text()
     assert shown is not None and str(refused.value) in shown
+
+
+@pytest.fixture(scope="module")
+def user_voice_stack(
+    user_voice_server: ThreadedServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Playground]:
+    yield from serve_playground(user_voice_server.ws, [ANSWER], tmp_path_factory)
+
+
+def test_a_user_voice_file_is_listed_marked_and_heard(
+    user_voice_stack: Playground, page: PlaygroundPage
+) -> None:
+    page.open(user_voice_stack.url)
+    picker = page.voice_picker(timeout_s=30)
+    [mine] = [o for o in picker["options"] if o["name"] == USER_VOICE]
+    assert mine["userFile"] and not any(
+        o["userFile"] for o in picker["options"] if o["name"] != USER_VOICE
+    )
+    page.evaluate("() => { window.playground.audio.keepReceived = true; }")
+    for turn, voice in enumerate((USER_VOICE, SAVED_BLEND, "jf_alpha"), start=1):
+        page.page.fill("#voice", voice)
+        page.send("Where is my order?")
+        assert page.wait_turn(turn, ("done",), timeout_s=120)["errors"] == []
+    saved, spelled, plain = (page.received(turn) for turn in (1, 2, 3))
+    # The file holds that mix: the page plays the blend's audio, not the first voice's.
+    assert saved["frames"] > 0 and saved["hash"] == spelled["hash"] != plain["hash"]
 
 
 class ListingAgent:

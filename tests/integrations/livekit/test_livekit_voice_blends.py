@@ -14,6 +14,7 @@ from livekit.agents.tts import TTSError
 from livekit.plugins import kokoro_sagemaker
 
 from tests.support.pipecat_session_tap import SessionTap, server_audio
+from tests.support.user_voice import SAVED_BLEND, USER_VOICE
 
 pytestmark = pytest.mark.model
 
@@ -59,3 +60,13 @@ async def test_a_malformed_blend_is_an_error_with_the_servers_reason(server: Any
     assert error.recoverable and isinstance(error.error, APIError)
     assert "bad_parameter" in str(error.error) and refused.message in str(error.error)
     assert error.error.body == refused.raw
+
+
+async def test_a_user_voice_file_is_heard_through_the_plugin(user_voice_server: Any) -> None:
+    saved, errors, _ = await streamed(user_voice_server, USER_VOICE)
+    spelled, _, _ = await streamed(user_voice_server, SAVED_BLEND)
+    alone, _, _ = await streamed(user_voice_server, "jf_alpha")
+    assert errors == []
+    # The file holds that mix: the emitter yields the blend's audio, not its first voice's.
+    assert saved and saved == spelled
+    assert saved != alone

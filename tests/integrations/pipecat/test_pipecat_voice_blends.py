@@ -12,6 +12,7 @@ from pipecat.utils.errors import ErrorCategory
 from pipecat_kokoro import KokoroErrorFrame, KokoroStreamTTSService
 from tests.support.pipecat_pipeline import BotPipeline, audio_pcm
 from tests.support.pipecat_session_tap import SessionTap, server_audio
+from tests.support.user_voice import SAVED_BLEND, USER_VOICE
 
 pytestmark = pytest.mark.model
 
@@ -54,3 +55,13 @@ async def test_a_malformed_blend_is_an_error_frame_with_the_servers_reason(serve
     [frame] = [f for f in errors if f.code == "bad_parameter"]
     assert refused.message in frame.error and frame.category == ErrorCategory.APPLICATION
     assert not frame.server_fatal
+
+
+async def test_a_user_voice_file_is_heard_through_the_service(user_voice_server) -> None:
+    saved, errors, _ = await spoken(user_voice_server, USER_VOICE)
+    spelled, _, _ = await spoken(user_voice_server, SAVED_BLEND)
+    alone, _, _ = await spoken(user_voice_server, "jf_alpha")
+    assert errors == []
+    # The file holds that mix: the pipeline plays the blend's audio, not its first voice's.
+    assert saved and saved == spelled
+    assert saved != alone
