@@ -61,7 +61,7 @@ ORDER = (
     "digit-groups", "code-number", "range-end-year", "range", "word-range", "mixed-fraction",
     "slash", "unicode-fraction", "ordinal", "before-number", "scaled", "year", "number",
     # Words: titles, days, months, abbreviations.
-    "title", "direction", "day", "day-pair", "bare-day", "weekday-span", "short-day",
+    "title", "direction", "day-pair", "day", "bare-day", "weekday-span", "short-day",
     "month-abbr", "initialism", "abbreviation", "bare-bps", "hash-code", "hashtag",
     "ampersand", "time-zone",
     # Notation and punctuation last: they only fill in what is left.

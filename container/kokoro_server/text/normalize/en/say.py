@@ -878,8 +878,10 @@ def say_weekday_span(m: re.Match[str]) -> str:
 
 
 def say_day_pair(m: re.Match[str]) -> str:
-    """'Tue/Thu': both days ("Tuesday and Thursday")."""
-    return f"{DAY_ABBR.get(m['a'], m['a'])} and {DAY_ABBR.get(m['b'], m['b'])}"
+    """'Tue/Thu': both days ("Tuesday and Thursday"); 'Mon/Wed/Fri': "Monday, Wednesday and
+    Friday"."""
+    days = [DAY_ABBR.get(d, d) for d in m[0].replace(".", "").split("/")]
+    return ", ".join(days[:-1]) + f" and {days[-1]}"
 
 
 def say_month_day(m: re.Match[str], british: bool) -> str:

@@ -13,7 +13,7 @@ def rules(british: bool) -> tuple[Rule, ...]:
         rule("day", r"(?P<day>" + say.alternatives(DAY_ABBR) + r")\.", say.say_day),
         rule(
             "day-pair",
-            r"(?P<a>" + say.ANY_DAY + r")\.?/(?P<b>" + say.ANY_DAY + r")\.?",
+            r"(?:" + say.ANY_DAY + r")\.?(?:/(?:" + say.ANY_DAY + r")\.?)+",
             say.say_day_pair,
         ),
         rule("bare-day", r"(?P<day>" + say.alternatives(DAY_ABBR) + r")", say.say_bare_day),
