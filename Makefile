@@ -160,6 +160,7 @@ deploy: setup
 bench: $(STAMP)
 	$(PY) -m bench $(ARGS)
 
+# Every benchmark once, quickly: results under out/bench-quick/, no tracked file rewritten.
 bench-quick: $(STAMP)
 	$(PY) -m bench --quick $(ARGS)
 

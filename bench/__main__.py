@@ -16,8 +16,14 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from bench import agent_ttfa, concurrency, payload_sizes, report, tts_ttfa
+from bench.common import RESULTS_DIR
+from devkit.paths import OUT_DIR, REPO_ROOT
+
+# --quick checks that every benchmark runs; its numbers are not the product's.
+QUICK_RESULTS_DIR = OUT_DIR / "bench-quick"
 
 SCRIPTS: dict[str, Callable[[list[str] | None], int]] = {
     "tts_ttfa": tts_ttfa.main,
@@ -38,12 +44,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--agent-url", default=None, help="an already running agent")
     parser.add_argument("--runtime-arn", default=None, help="a deployed AgentCore runtime")
     parser.add_argument("--only", default=",".join(SCRIPTS), help="comma-separated scripts")
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--results-dir",
+        type=Path,
+        default=None,
+        help=f"where results go (default {RESULTS_DIR.relative_to(REPO_ROOT)}, "
+        f"with --quick {QUICK_RESULTS_DIR.relative_to(REPO_ROOT)})",
+    )
+    args = parser.parse_args(argv)
+    if args.results_dir is None:
+        args.results_dir = QUICK_RESULTS_DIR if args.quick else RESULTS_DIR
+    return args
 
 
 def script_argv(args: argparse.Namespace) -> dict[str, list[str] | None]:
     """Each script's own flags; None: skip that script for this target."""
-    shared: list[str] = ["--quick"] if args.quick else []
+    shared: list[str] = ["--results-dir", str(args.results_dir)]
+    if args.quick:
+        shared.append("--quick")
     if args.runs is not None:
         shared += ["--runs", str(args.runs)]
     tts = [*shared, "--transport", args.transport]
@@ -88,9 +106,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"=== {name}: {time.perf_counter() - t0:.0f} s ===", flush=True)
         if rc != 0:
             return rc
-    rc = report.main([])
     print(f"\nall benchmarks done in {time.perf_counter() - started:.0f} s")
-    return rc
+    if args.quick or args.results_dir != RESULTS_DIR:
+        # A smoke run's numbers never replace the committed ones or the docs' tables.
+        print(f"results in {args.results_dir}; docs/performance.md left as it is")
+        return 0
+    return report.main([])
 
 
 if __name__ == "__main__":

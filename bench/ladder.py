@@ -33,16 +33,18 @@ from typing import Any
 from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
 from smithy_http.aio.interfaces import HTTPClient
 
-from bench.common import RESULTS_DIR, write_result
+from bench.common import write_result
 from bench.ladder_levels import Callers, Slo, recommend, run_level, verdict
 from bench.ladder_report import plot, print_report
 from bench.ladder_session import HOLD_ANSWER, HOLD_CALL, OK, run_caller
 from bench.ladder_targets import LadderError, LadderTarget, open_target
 from bench.machine import machine_info
+from devkit.paths import OUT_DIR
 from devkit.text import PARAGRAPH, llm_deltas
 
 NAME = "ladder"
-DEFAULT_OUT = RESULTS_DIR / f"{NAME}.json"
+# Your run's result, git-ignored; the committed ladders are bench/results/ladder_*.json.
+DEFAULT_OUT = OUT_DIR / f"{NAME}.json"
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--out",
         type=Path,
         default=DEFAULT_OUT,
-        help="JSON, the PNG beside it (bench/results/ladder.json)",
+        help="JSON, the PNG beside it (out/ladder.json)",
     )
     out.add_argument("--no-plot", action="store_true", help="skip the PNG beside the JSON")
     out.add_argument("--markdown", action="store_true", help="print the table as markdown")

@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from devkit.paths import OUT_DIR
 from devkit.speech_corpus import CORPUS as CORPUS_FILE
 from devkit.speech_corpus import VOICE, fold_phonemes, load_frontend
 from speech_judge import RESULTS_DIR, ROOT
@@ -334,10 +335,17 @@ def main(argv: list[str] | None = None) -> int:
         },
         "classes": classes_summary,
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(with_disagreements(result, outcomes), encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    path = results_path(partial=bool(args.limit) or len(classes) < len(CLASSES))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(with_disagreements(result, outcomes), encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)}")
     return 0
+
+
+def results_path(*, partial: bool) -> Path:
+    """Where a run's result goes: a partial run (--limit, some --classes) under out/, so it
+    never replaces the committed full result."""
+    return OUT_DIR / RESULTS.name if partial else RESULTS
 
 
 if __name__ == "__main__":
