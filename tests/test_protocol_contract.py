@@ -15,23 +15,8 @@ from aws_sdk_sagemaker_runtime_http2.models import (
     ResponsePayloadPart,
     ResponseStreamEventPayloadPart,
 )
+from kokoro_stream import events as kokoro_events
 from kokoro_stream.base import FrameDecoder
-from kokoro_stream.events import (
-    CONTROL_EVENTS,
-    Cancelled,
-    Flushed,
-    SentenceStart,
-    ServerError,
-    SessionEnd,
-    SessionOptions,
-    SynthesisComplete,
-    TtsAudio,
-    TtsEvent,
-    TtsFailure,
-    TtsWord,
-    TtsWords,
-    UnknownControl,
-)
 from kokoro_stream.messages import (
     DEFAULT_SAMPLE_RATE,
     SERVER_SAMPLE_RATES,
@@ -73,31 +58,31 @@ def test_every_server_message_type_has_a_built_sample() -> None:
 
 
 def test_both_sides_name_the_same_message_types_and_default_rate() -> None:
-    assert {t.value for t in ServerType} == set(CONTROL_EVENTS)
+    assert {t.value for t in ServerType} == set(kokoro_events.CONTROL_EVENTS)
     assert {t.value for t in ClientType} == {t.value for t in ClientMessageType}
     assert DEFAULT_SAMPLE_RATE == SAMPLE_RATE
     assert SPEED_RANGE == (MIN_SPEED, MAX_SPEED)
 
 
-WORDS = TtsWords(
+WORDS = kokoro_events.TtsWords(
     0,
     (
-        TtsWord("Déjà", 75, 400),
-        TtsWord("vu,", 425, 650),
-        TtsWord("3.14", 800, 1800),
-        TtsWord("€.", 1850, 2300),
+        kokoro_events.TtsWord("Déjà", 75, 400),
+        kokoro_events.TtsWord("vu,", 425, 650),
+        kokoro_events.TtsWord("3.14", 800, 1800),
+        kokoro_events.TtsWord("€.", 1850, 2300),
     ),
 )
 
 
 # What the client decodes each built sample to: every field the protocol documents, typed.
 DECODED = {
-    ServerType.SENTENCE_START: SentenceStart(0, "Déjà vu, 3.14 €.", "pcm", 24000),
-    ServerType.SYNTHESIS_COMPLETE: SynthesisComplete(0, 4800, 0.1, 12.5),
-    ServerType.FLUSHED: Flushed(),
-    ServerType.CANCELLED: Cancelled(2),
-    ServerType.ERROR: ServerError("unknown_voice", "no voice 'x'", fatal=False),
-    ServerType.SESSION_END: SessionEnd(1, 0.1),
+    ServerType.SENTENCE_START: kokoro_events.SentenceStart(0, "Déjà vu, 3.14 €.", "pcm", 24000),
+    ServerType.SYNTHESIS_COMPLETE: kokoro_events.SynthesisComplete(0, 4800, 0.1, 12.5),
+    ServerType.FLUSHED: kokoro_events.Flushed(),
+    ServerType.CANCELLED: kokoro_events.Cancelled(2),
+    ServerType.ERROR: kokoro_events.ServerError("unknown_voice", "no voice 'x'", fatal=False),
+    ServerType.SESSION_END: kokoro_events.SessionEnd(1, 0.1),
 }
 
 
@@ -106,14 +91,14 @@ def test_websocket_decoder_reads_each_server_message(kind: ServerType) -> None:
     frame = BUILT[kind]
     control = FrameDecoder().text(frame)
     assert control == DECODED[kind]
-    assert type(control) is CONTROL_EVENTS[kind.value]
+    assert type(control) is kokoro_events.CONTROL_EVENTS[kind.value]
     assert control.type == kind.value
     assert control.raw == json.loads(frame)
 
 
 def test_a_type_this_client_does_not_know_decodes_to_unknown_control() -> None:
     control = FrameDecoder().text('{"type": "newer_thing", "x": 1}')
-    assert control == UnknownControl("newer_thing")
+    assert control == kokoro_events.UnknownControl("newer_thing")
     assert control.message == {"type": "newer_thing", "x": 1}
 
 
@@ -123,10 +108,10 @@ def test_websocket_decoder_reads_words_of_the_sentence_just_started() -> None:
     assert decoder.text(BUILT[ServerType.WORDS]) == WORDS
 
 
-def _kind(event: TtsEvent) -> str:
+def _kind(event: kokoro_events.TtsEvent) -> str:
     """A decoded event as the session order names it: its wire type, or "audio"."""
-    assert not isinstance(event, TtsFailure), event  # the stream itself never failed
-    return "audio" if isinstance(event, TtsAudio) else event.type
+    assert not isinstance(event, kokoro_events.TtsFailure), event  # the stream itself never failed
+    return "audio" if isinstance(event, kokoro_events.TtsAudio) else event.type
 
 
 async def test_sagemaker_decoder_reads_the_whole_session() -> None:
@@ -155,13 +140,17 @@ async def test_sagemaker_decoder_reads_the_whole_session() -> None:
 
     events = [e async for e in decode_response_stream(parts())]
     assert [_kind(e) for e in events] == order
-    assert events[1] == WORDS and events[2] == TtsAudio(0, audio)
-    controls = [e for e in events if not isinstance(e, TtsAudio | TtsWords)]
+    assert events[1] == WORDS and events[2] == kokoro_events.TtsAudio(0, audio)
+    controls = [
+        e for e in events if not isinstance(e, kokoro_events.TtsAudio | kokoro_events.TtsWords)
+    ]
     assert controls == [DECODED[ServerType(k)] for k in order if k not in ("audio", "words")]
 
 
 def test_the_servers_parser_accepts_what_the_client_sends() -> None:
-    start = protocol.parse_message(SessionOptions("af_heart", "mp3", 16000).start_message(), 100)
+    start = protocol.parse_message(
+        kokoro_events.SessionOptions("af_heart", "mp3", 16000).start_message(), 100
+    )
     assert start.type == ClientType.START
     assert (start.options.voice, start.options.format, start.options.sample_rate) == (
         "af_heart",
@@ -176,9 +165,12 @@ def test_the_servers_parser_accepts_what_the_client_sends() -> None:
 
 
 def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
-    start = protocol.parse_message(SessionOptions(speed=1.5).start_message(), 100)
+    start = protocol.parse_message(kokoro_events.SessionOptions(speed=1.5).start_message(), 100)
     assert start.options.speed == 1.5
-    assert protocol.parse_message(SessionOptions().start_message(), 100).options.speed is None
+    assert (
+        protocol.parse_message(kokoro_events.SessionOptions().start_message(), 100).options.speed
+        is None
+    )
 
 
 # The builders the framework integrations send with (kokoro_stream.messages).
@@ -186,7 +178,9 @@ def test_the_servers_parser_takes_the_speed_the_client_asks_for() -> None:
 
 def test_the_servers_parser_accepts_every_client_builder() -> None:
     start = protocol.parse_message(
-        SessionOptions("jf_alpha", "pcm", 16000, word_timestamps=True, speed=1.2).start_message(),
+        kokoro_events.SessionOptions(
+            "jf_alpha", "pcm", 16000, word_timestamps=True, speed=1.2
+        ).start_message(),
         100,
     )
     assert start.type == ClientType.START and start.word_timestamps is True
@@ -222,7 +216,9 @@ def test_a_non_fatal_sentence_error_reaches_the_client_with_index_and_text() -> 
     message = json.loads(built)
     message.update(index=2, text="This one.")
     control = FrameDecoder().text(json.dumps(message))
-    assert control == ServerError("internal", "synthesis failed", False, 2, "This one.")
+    assert control == kokoro_events.ServerError(
+        "internal", "synthesis failed", False, 2, "This one."
+    )
     assert control.describe() == (
         "Kokoro TTS error internal in sentence 2 ('This one.'): synthesis failed"
     )

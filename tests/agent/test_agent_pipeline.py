@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from kokoro_stream.websocket import WebSocketTts
 
 from tests.support.fake_tts import SENTENCE as FAKE_SENTENCE
-from tests.support.fake_tts import FakeTtsServer
+from tests.support.fake_tts import FakeSession, FakeTtsServer
 from voice_agent.conversation import NO_HISTORY, History
 from voice_agent.events import AudioEvent
 from voice_agent.llm import ReplayedAnswerSource
@@ -27,12 +27,17 @@ async def collect(pipeline: VoicePipeline, inv: Invocation) -> list:
     return [e async for e in pipeline.run(inv)]
 
 
-async def test_stream_mode_relays_audio_while_text_still_arrives() -> None:
+async def answer_on_fake_tts(mode: str, tokens_per_s: float) -> tuple[list, FakeSession]:
+    """The pipeline's events for ANSWER in `mode`, and the one session the TTS double saw."""
     async with FakeTtsServer() as tts:
-        pipeline = VoicePipeline(
-            ReplayedAnswerSource(ANSWER, tokens_per_s=40), WebSocketTts(tts.url)
-        )
-        events = await collect(pipeline, Invocation(prompt="hi", mode="stream"))
+        source = ReplayedAnswerSource(ANSWER, tokens_per_s=tokens_per_s)
+        pipeline = VoicePipeline(source, WebSocketTts(tts.url))
+        events = await collect(pipeline, Invocation(prompt="hi", mode=mode))
+    return events, tts.sessions[0]
+
+
+async def test_stream_mode_relays_audio_while_text_still_arrives() -> None:
+    events, session = await answer_on_fake_tts("stream", tokens_per_s=40)
     order = kinds(events)
     assert order[-1] == "done"
     # Interleaved: the first audio comes before the last text delta.
@@ -44,7 +49,6 @@ async def test_stream_mode_relays_audio_while_text_still_arrives() -> None:
             assert e.index in seen
         elif e["type"] == "sentence":
             seen.add(e["index"])
-    session = tts.sessions[0]
     sent_text = "".join(m["text"] for m in session.received if m["type"] == "text")
     # The answer goes out as written (markdown included): the server's front end reads it.
     assert sent_text == ANSWER
@@ -61,16 +65,11 @@ async def test_stream_mode_relays_audio_while_text_still_arrives() -> None:
 
 
 async def test_batch_mode_sends_the_whole_answer_once_after_the_llm_finished() -> None:
-    async with FakeTtsServer() as tts:
-        pipeline = VoicePipeline(
-            ReplayedAnswerSource(ANSWER, tokens_per_s=200), WebSocketTts(tts.url)
-        )
-        events = await collect(pipeline, Invocation(prompt="hi", mode="batch"))
+    events, session = await answer_on_fake_tts("batch", tokens_per_s=200)
     order = kinds(events)
     assert order[-1] == "done"
     last_text = len(order) - 1 - order[::-1].index("text")
     assert order.index("audio") > last_text
-    session = tts.sessions[0]
     assert session.types() == ["start", "text", "close"]
     assert session.received[1]["text"] == ANSWER
     assert events[-1]["metrics"]["audio_bytes"] == session.audio_bytes

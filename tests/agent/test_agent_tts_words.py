@@ -20,6 +20,7 @@ from kokoro_stream.base import FrameDecoder
 from kokoro_stream.events import (
     SessionOptions,
     TtsAudio,
+    TtsEvent,
     TtsFailure,
     TtsProtocolError,
     TtsWord,
@@ -100,15 +101,20 @@ def summary(events: list) -> list:
     return out
 
 
-@pytest.mark.model
-@pytest.mark.replayable
-async def test_websocket_transport_passes_words_from_the_real_server(server):
-    tts = WebSocketTts(server.ws)
-    session = await tts.open_session(SessionOptions(word_timestamps=True))
+async def websocket_events(url: str) -> list[TtsEvent]:
+    """Every event of one session saying TEXT with word timestamps over the WebSocket."""
+    session = await WebSocketTts(url).open_session(SessionOptions(word_timestamps=True))
     await session.send_text(TEXT)
     await session.close()
     events = [e async for e in session.events()]
     await session.aclose()
+    return events
+
+
+@pytest.mark.model
+@pytest.mark.replayable
+async def test_websocket_transport_passes_words_from_the_real_server(server):
+    events = await websocket_events(server.ws)
     kinds = summary(events)
     assert kinds[:3] == [
         ("sentence_start", 0),
@@ -156,12 +162,7 @@ async def replay(parts: list[ResponseStreamEvent]) -> AsyncIterator[ResponseStre
 async def test_sagemaker_transport_decodes_the_same_words_as_the_websocket_one(server):
     parts = await sagemaker_parts(server.ws, TEXT)
     via_sagemaker = [e async for e in decode_response_stream(replay(parts))]
-    tts = WebSocketTts(server.ws)
-    session = await tts.open_session(SessionOptions(word_timestamps=True))
-    await session.send_text(TEXT)
-    await session.close()
-    via_websocket = [e async for e in session.events()]
-    await session.aclose()
+    via_websocket = await websocket_events(server.ws)
     words = [e for e in via_sagemaker if isinstance(e, TtsWords)]
     assert words == [e for e in via_websocket if isinstance(e, TtsWords)]  # same model, same times
     assert summary(via_sagemaker) == summary(via_websocket)

@@ -32,20 +32,13 @@ def agent(tts_url: str, **settings: Any) -> Any:
     )
 
 
-def servers_list(server: ThreadedServer) -> dict[str, Any]:
-    answer = httpx.get(f"{server.http}/voices", timeout=30)
-    answer.raise_for_status()
-    listed: dict[str, Any] = answer.json()
-    return listed
-
-
 @pytest.mark.model
 async def test_post_answers_the_servers_voice_list_as_json(server: ThreadedServer) -> None:
     async with serve(agent(server.ws)) as base, httpx.AsyncClient(timeout=60) as client:
         answer = await client.post(f"{base}/invocations", json={"list": "voices"})
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("application/json")
-    assert answer.json() == {"type": "voices", **servers_list(server)}
+    assert answer.json() == {"type": "voices", **server.voices()}
     assert "jf_alpha" in [v["name"] for v in answer.json()["voices"]]
 
 
@@ -53,7 +46,7 @@ async def test_post_answers_the_servers_voice_list_as_json(server: ThreadedServe
 async def test_ws_answers_one_voices_event_with_the_agents_default(
     server: ThreadedServer,
 ) -> None:
-    expected = {**servers_list(server), "default": "jf_nezumi"}
+    expected = {**server.voices(), "default": "jf_nezumi"}
     async with (
         serve(agent(server.ws, default_voice="jf_nezumi")) as base,
         connect(base.replace("http", "ws") + "/ws") as ws,

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from kokoro_stream import VoiceInfo, VoiceList, VoiceListError
 from kokoro_stream.sagemaker import SageMakerBidiTts
@@ -62,19 +61,12 @@ def test_the_voices_route_is_on_the_websockets_host_and_port() -> None:
     assert voices_url("wss://tts.example.com/x") == "https://tts.example.com/voices"
 
 
-def servers_list(server: ThreadedServer) -> dict[str, Any]:
-    answer = httpx.get(f"{server.http}/voices", timeout=30)
-    answer.raise_for_status()
-    listed: dict[str, Any] = answer.json()
-    return listed
-
-
 @pytest.mark.model
 async def test_the_websocket_transport_lists_the_real_servers_voices(
     server: ThreadedServer,
 ) -> None:
     listed = await WebSocketTts(server.ws).list_voices()
-    assert listed.as_dict() == servers_list(server)
+    assert listed.as_dict() == server.voices()
     assert "jf_alpha" in listed.names()
 
 
@@ -96,7 +88,7 @@ async def test_the_sagemaker_transport_lists_them_through_invoke_endpoint(
     tts = SageMakerBidiTts("kokoro-tts", region="us-east-1")
     listed = await tts.list_voices()
     await tts.aclose()
-    assert listed.as_dict() == servers_list(server)
+    assert listed.as_dict() == server.voices()
     (request,) = sagemaker_front.requests
     assert request.raw_path == "/endpoints/kokoro-tts/invocations"
     assert request.body == b'{"list": "voices"}'

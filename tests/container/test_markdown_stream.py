@@ -1,4 +1,4 @@
-"""Issue 23's acceptance on the real model: an assistant-style markdown answer streamed in
+"""On the real model: an assistant-style markdown answer streamed in
 7-character deltas over the real server on loopback is spoken whole, and nothing of its
 markup, link targets, emoji names or control characters reaches what is said.
 

@@ -8,15 +8,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.ws_frames import (
-    audio_by_sentence,
-    controls,
-    errors,
-    is_type,
-    read_until,
-    send,
-    types,
-)
+from tests.support import ws_frames
 
 pytestmark = pytest.mark.model
 
@@ -24,17 +16,17 @@ pytestmark = pytest.mark.model
 @pytest.mark.replayable
 async def test_text_and_binary_frames_both_produce_audio(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "start", "format": "pcm"})
-        await send(ws, {"type": "text", "text": "Hello there."}, binary=True)
-        await send(ws, {"type": "flush"})
-        first = await read_until(ws, is_type("flushed"))
-        await send(ws, {"type": "text", "text": "Good morning."})
-        await send(ws, {"type": "flush"}, binary=True)
-        second = await read_until(ws, is_type("flushed"))
-    assert types(first)[0] == "sentence_start"
-    assert types(first)[-2:] == ["synthesis_complete", "flushed"]
-    assert audio_by_sentence(first)[0] and audio_by_sentence(second)[1]
-    assert controls(second)[0]["index"] == 1  # indices continue across utterances
+        await ws_frames.send(ws, {"type": "start", "format": "pcm"})
+        await ws_frames.send(ws, {"type": "text", "text": "Hello there."}, binary=True)
+        await ws_frames.send(ws, {"type": "flush"})
+        first = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+        await ws_frames.send(ws, {"type": "text", "text": "Good morning."})
+        await ws_frames.send(ws, {"type": "flush"}, binary=True)
+        second = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+    assert ws_frames.types(first)[0] == "sentence_start"
+    assert ws_frames.types(first)[-2:] == ["synthesis_complete", "flushed"]
+    assert ws_frames.audio_by_sentence(first)[0] and ws_frames.audio_by_sentence(second)[1]
+    assert ws_frames.controls(second)[0]["index"] == 1  # indices continue across utterances
 
 
 @pytest.mark.replayable
@@ -43,10 +35,10 @@ async def test_sentences_arrive_in_order_with_continuous_indices(server):
     async with connect(server.ws) as ws:
         # Deltas split mid-word and mid-sentence, as an LLM sends them.
         for i in range(0, len(text), 3):
-            await send(ws, {"type": "text", "text": text[i : i + 3]})
-        await send(ws, {"type": "close"})
-        frames = await read_until(ws, is_type("session_end"))
-    starts = [c for c in controls(frames) if c["type"] == "sentence_start"]
+            await ws_frames.send(ws, {"type": "text", "text": text[i : i + 3]})
+        await ws_frames.send(ws, {"type": "close"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("session_end"))
+    starts = [c for c in ws_frames.controls(frames) if c["type"] == "sentence_start"]
     assert [s["index"] for s in starts] == [0, 1, 2, 3]
     assert [s["text"] for s in starts] == [
         "One.",
@@ -54,45 +46,45 @@ async def test_sentences_arrive_in_order_with_continuous_indices(server):
         "Three comes next.",
         "Four ends it.",
     ]
-    end = controls(frames)[-1]
+    end = ws_frames.controls(frames)[-1]
     assert end["type"] == "session_end" and end["sentences"] == 4
-    completes = [c for c in controls(frames) if c["type"] == "synthesis_complete"]
+    completes = [c for c in ws_frames.controls(frames) if c["type"] == "synthesis_complete"]
     assert end["audio_s"] == pytest.approx(sum(c["duration_s"] for c in completes), abs=0.01)
-    assert len(audio_by_sentence(frames)) == 4
+    assert len(ws_frames.audio_by_sentence(frames)) == 4
 
 
 @pytest.mark.replayable
 async def test_bare_text_frame_is_a_complete_utterance(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"text": "No full stop here"})
-        frames = await read_until(ws, is_type("flushed"))
+        await ws_frames.send(ws, {"text": "No full stop here"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
         # The session stays open after the utterance.
-        await send(ws, {"text": "And again"})
-        again = await read_until(ws, is_type("flushed"))
-    assert controls(frames)[0]["text"] == "No full stop here"
-    assert controls(again)[0]["index"] == 1
+        await ws_frames.send(ws, {"text": "And again"})
+        again = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+    assert ws_frames.controls(frames)[0]["text"] == "No full stop here"
+    assert ws_frames.controls(again)[0]["index"] == 1
 
 
 @pytest.mark.replayable
 async def test_flush_releases_unterminated_text_and_close_ends_session(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "text", "text": "Unfinished thought"})
-        await send(ws, {"type": "flush"})
-        frames = await read_until(ws, is_type("flushed"))
-        await send(ws, {"type": "text", "text": "Last words"})
-        await send(ws, {"type": "close"})
-        tail = await read_until(ws, is_type("session_end"))
+        await ws_frames.send(ws, {"type": "text", "text": "Unfinished thought"})
+        await ws_frames.send(ws, {"type": "flush"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+        await ws_frames.send(ws, {"type": "text", "text": "Last words"})
+        await ws_frames.send(ws, {"type": "close"})
+        tail = await ws_frames.read_until(ws, ws_frames.is_type("session_end"))
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(ws.recv(), 5)
-    assert types(frames)[-1] == "flushed" and "audio" in types(frames)
-    assert controls(tail)[0]["text"] == "Last words"
-    assert controls(tail)[-1] == {
+    assert ws_frames.types(frames)[-1] == "flushed" and "audio" in ws_frames.types(frames)
+    assert ws_frames.controls(tail)[0]["text"] == "Last words"
+    assert ws_frames.controls(tail)[-1] == {
         "type": "session_end",
         "sentences": 2,
         "audio_s": pytest.approx(
             sum(
                 c["duration_s"]
-                for c in controls(frames + tail)
+                for c in ws_frames.controls(frames + tail)
                 if c["type"] == "synthesis_complete"
             ),
             abs=0.01,
@@ -103,29 +95,29 @@ async def test_flush_releases_unterminated_text_and_close_ends_session(server):
 async def test_cancel_drops_queued_sentences_and_no_dropped_audio_follows(server):
     long_text = " ".join(f"Sentence number {i} is here to fill the queue." for i in range(6))
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "text", "text": long_text})
-        before = await read_until(ws, is_type("sentence_start"))
-        await send(ws, {"type": "cancel"})
-        frames = await read_until(ws, is_type("cancelled"))
-        cancelled = controls(frames)[-1]
+        await ws_frames.send(ws, {"type": "text", "text": long_text})
+        before = await ws_frames.read_until(ws, ws_frames.is_type("sentence_start"))
+        await ws_frames.send(ws, {"type": "cancel"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("cancelled"))
+        cancelled = ws_frames.controls(frames)[-1]
         # After `cancelled`: new text works, and nothing of the dropped sentences arrives.
-        await send(ws, {"type": "text", "text": "Fresh start."})
-        await send(ws, {"type": "flush"})
-        after = await read_until(ws, is_type("flushed"))
-    assert controls(before)[-1]["index"] == 0
+        await ws_frames.send(ws, {"type": "text", "text": "Fresh start."})
+        await ws_frames.send(ws, {"type": "flush"})
+        after = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+    assert ws_frames.controls(before)[-1]["index"] == 0
     # Five sentences were released; the first may have been fully sent before the cancel landed.
     assert cancelled["dropped"] >= 4
-    starts_after = [c for c in controls(after) if c["type"] == "sentence_start"]
+    starts_after = [c for c in ws_frames.controls(after) if c["type"] == "sentence_start"]
     assert [s["text"] for s in starts_after] == ["Fresh start."]
     assert starts_after[0]["index"] >= 1
-    assert types(after)[0] == "sentence_start"  # no stray audio frame before it
+    assert ws_frames.types(after)[0] == "sentence_start"  # no stray audio frame before it
 
 
 async def test_cancel_with_nothing_pending_reports_zero(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "cancel"})
-        frames = await read_until(ws, is_type("cancelled"))
-    assert controls(frames) == [{"type": "cancelled", "dropped": 0}]
+        await ws_frames.send(ws, {"type": "cancel"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("cancelled"))
+    assert ws_frames.controls(frames) == [{"type": "cancelled", "dropped": 0}]
 
 
 @pytest.mark.replayable
@@ -155,26 +147,28 @@ async def test_cancel_with_nothing_pending_reports_zero(server):
 async def test_bad_frames_get_specific_non_fatal_errors(server, payload, code):
     async with connect(server.ws, max_size=None) as ws:
         await ws.send(payload)
-        frames = await read_until(ws, is_type("error"), timeout=10)
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("error"), timeout=10)
         # The session goes on: the next utterance is synthesized.
-        await send(ws, {"text": "Still here."})
-        after = await read_until(ws, is_type("flushed"))
-    error = controls(frames)[-1]
+        await ws_frames.send(ws, {"text": "Still here."})
+        after = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+    error = ws_frames.controls(frames)[-1]
     assert error["code"] == code and error["fatal"] is False and error["message"]
-    assert [c["text"] for c in controls(after) if c["type"] == "sentence_start"] == ["Still here."]
+    assert [c["text"] for c in ws_frames.controls(after) if c["type"] == "sentence_start"] == [
+        "Still here."
+    ]
 
 
 @pytest.mark.replayable
 async def test_errors_in_between_never_lose_other_audio(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "text", "text": "First part. "})
+        await ws_frames.send(ws, {"type": "text", "text": "First part. "})
         await ws.send("garbage")
-        await send(ws, {"type": "text", "text": "Second part.", "speed": 99})
-        await send(ws, {"type": "text", "text": "Third part."})
-        await send(ws, {"type": "close"})
-        frames = await read_until(ws, is_type("session_end"))
-    assert [e["code"] for e in errors(frames)] == ["invalid_json", "bad_parameter"]
-    starts = [c["text"] for c in controls(frames) if c["type"] == "sentence_start"]
+        await ws_frames.send(ws, {"type": "text", "text": "Second part.", "speed": 99})
+        await ws_frames.send(ws, {"type": "text", "text": "Third part."})
+        await ws_frames.send(ws, {"type": "close"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("session_end"))
+    assert [e["code"] for e in ws_frames.errors(frames)] == ["invalid_json", "bad_parameter"]
+    starts = [c["text"] for c in ws_frames.controls(frames) if c["type"] == "sentence_start"]
     assert starts == ["First part.", "Third part."]
 
 
@@ -189,26 +183,32 @@ async def test_internal_failure_of_one_sentence_is_not_fatal(server, service, mo
 
     monkeypatch.setattr(service.engine, "synthesize_timed", flaky)
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "text", "text": "Before it. Now explode please. After it."})
-        await send(ws, {"type": "close"})
-        frames = await read_until(ws, is_type("session_end"))
-    assert [(e["code"], e["fatal"]) for e in errors(frames)] == [("internal", False)]
-    starts = [c["text"] for c in controls(frames) if c["type"] == "sentence_start"]
+        await ws_frames.send(
+            ws, {"type": "text", "text": "Before it. Now explode please. After it."}
+        )
+        await ws_frames.send(ws, {"type": "close"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("session_end"))
+    assert [(e["code"], e["fatal"]) for e in ws_frames.errors(frames)] == [("internal", False)]
+    starts = [c["text"] for c in ws_frames.controls(frames) if c["type"] == "sentence_start"]
     assert starts == ["Before it.", "After it."]
-    assert controls(frames)[-1]["sentences"] == 2
+    assert ws_frames.controls(frames)[-1]["sentences"] == 2
 
 
 @pytest.mark.replayable
 async def test_per_message_voice_and_speed(server, service):
     voices = service.engine.voice_names
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "start", "voice": voices[0], "speed": 1.0})
-        await send(ws, {"type": "text", "text": "Same words here."})
-        await send(ws, {"type": "flush"})
-        normal = await read_until(ws, is_type("flushed"))
-        await send(ws, {"type": "text", "text": "Same words here.", "speed": 2.0})
-        await send(ws, {"type": "flush"})
-        fast = await read_until(ws, is_type("flushed"))
-    normal_s = next(c for c in controls(normal) if c["type"] == "synthesis_complete")["duration_s"]
-    fast_s = next(c for c in controls(fast) if c["type"] == "synthesis_complete")["duration_s"]
+        await ws_frames.send(ws, {"type": "start", "voice": voices[0], "speed": 1.0})
+        await ws_frames.send(ws, {"type": "text", "text": "Same words here."})
+        await ws_frames.send(ws, {"type": "flush"})
+        normal = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+        await ws_frames.send(ws, {"type": "text", "text": "Same words here.", "speed": 2.0})
+        await ws_frames.send(ws, {"type": "flush"})
+        fast = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+    normal_s = next(c for c in ws_frames.controls(normal) if c["type"] == "synthesis_complete")[
+        "duration_s"
+    ]
+    fast_s = next(c for c in ws_frames.controls(fast) if c["type"] == "synthesis_complete")[
+        "duration_s"
+    ]
     assert fast_s < normal_s * 0.75

@@ -13,15 +13,7 @@ from websockets.asyncio.client import connect
 from kokoro_server.engine import model as engine_module
 from kokoro_server.engine.model_calls import plan_calls
 from kokoro_server.engine.word_times import SAMPLES_PER_UNIT
-from tests.support.ws_frames import (
-    audio_by_sentence,
-    controls,
-    errors,
-    is_type,
-    read_until,
-    send,
-    types,
-)
+from tests.support import ws_frames
 
 pytestmark = pytest.mark.model
 
@@ -39,20 +31,20 @@ def assert_words_fit(words: list[dict], sentence: str, audio_ms: float) -> None:
 
 async def test_every_sentence_gets_its_words_before_its_audio(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "start", "format": "pcm", "word_timestamps": True})
-        await send(ws, {"type": "text", "text": TEXT})
-        await send(ws, {"type": "close"})
-        frames = await read_until(ws, is_type("session_end"))
-    assert not errors(frames)
-    starts = [c for c in controls(frames) if c["type"] == "sentence_start"]
+        await ws_frames.send(ws, {"type": "start", "format": "pcm", "word_timestamps": True})
+        await ws_frames.send(ws, {"type": "text", "text": TEXT})
+        await ws_frames.send(ws, {"type": "close"})
+        frames = await ws_frames.read_until(ws, ws_frames.is_type("session_end"))
+    assert not ws_frames.errors(frames)
+    starts = [c for c in ws_frames.controls(frames) if c["type"] == "sentence_start"]
     assert len(starts) >= 3
-    audio = audio_by_sentence(frames)
-    by_index = {c["index"]: c for c in controls(frames) if c["type"] == "words"}
+    audio = ws_frames.audio_by_sentence(frames)
+    by_index = {c["index"]: c for c in ws_frames.controls(frames) if c["type"] == "words"}
     assert sorted(by_index) == [s["index"] for s in starts]
     for start in starts:
         # sentence_start, then words, then that sentence's audio.
         at = frames.index(start)
-        assert types(frames)[at : at + 3] == ["sentence_start", "words", "audio"]
+        assert ws_frames.types(frames)[at : at + 3] == ["sentence_start", "words", "audio"]
         audio_ms = len(audio[start["index"]]) / 2 / 24
         assert_words_fit(by_index[start["index"]]["words"], start["text"], audio_ms)
     spoken = {w["text"] for m in by_index.values() for w in m["words"]}
@@ -63,17 +55,20 @@ async def test_every_sentence_gets_its_words_before_its_audio(server):
 
 async def test_without_the_flag_a_v1_client_sees_no_change(server):
     async with connect(server.ws) as ws:
-        await send(ws, {"type": "start", "word_timestamps": False})
-        await send(ws, {"text": "Hi."})
-        off = await read_until(ws, is_type("flushed"))
-        await send(ws, {"type": "start", "word_timestamps": "yes"})
-        bad = await read_until(ws, is_type("error"))
-        await send(ws, {"text": "Bye."})
-        after = await read_until(ws, is_type("flushed"))
-    assert types(off)[:2] == ["sentence_start", "audio"] and "words" not in types(off)
+        await ws_frames.send(ws, {"type": "start", "word_timestamps": False})
+        await ws_frames.send(ws, {"text": "Hi."})
+        off = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+        await ws_frames.send(ws, {"type": "start", "word_timestamps": "yes"})
+        bad = await ws_frames.read_until(ws, ws_frames.is_type("error"))
+        await ws_frames.send(ws, {"text": "Bye."})
+        after = await ws_frames.read_until(ws, ws_frames.is_type("flushed"))
+    assert ws_frames.types(off)[:2] == [
+        "sentence_start",
+        "audio",
+    ] and "words" not in ws_frames.types(off)
     assert bad[-1]["code"] == "bad_parameter" and bad[-1]["fatal"] is False
     assert "word_timestamps" in bad[-1]["message"]
-    assert "words" not in types(after) and audio_by_sentence(after)
+    assert "words" not in ws_frames.types(after) and ws_frames.audio_by_sentence(after)
 
 
 SENTENCES = ["Dr. Smith paid $5.", "Hi!"]

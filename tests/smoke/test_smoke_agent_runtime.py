@@ -14,11 +14,10 @@ from kokoro_stream.websocket import WebSocketTts
 
 from devkit.loopback import AppServer
 from smoke.agent_runtime import PROMPT, run_agent_check
-from smoke.aws import make_client, make_session
 from smoke.diagnosis import Cause
 from tests.support.aws_front import AwsFront, signed_with
 from tests.support.listeners import SilentListener
-from tests.support.smoke_world import KEY_ID, REGION, RUNTIME_ARN, route_env
+from tests.support.smoke_world import KEY_ID, REGION, RUNTIME_ARN, front_client
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
 from voice_agent.settings import AgentSettings
@@ -27,9 +26,7 @@ pytestmark = pytest.mark.model
 
 
 def agentcore_client(aws_env: pytest.MonkeyPatch, url: str, timeout_s: float = 60.0) -> Any:
-    for name, value in route_env(front_url=url).items():
-        aws_env.setenv(name, value)
-    return make_client(make_session(None), "bedrock-agentcore", REGION, timeout_s)
+    return front_client(aws_env, "bedrock-agentcore", url, timeout_s)
 
 
 def test_one_invocation_streams_audio_from_the_real_agent(

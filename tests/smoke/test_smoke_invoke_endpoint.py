@@ -8,20 +8,17 @@ from typing import Any
 
 import pytest
 
-from smoke.aws import make_client, make_session
 from smoke.diagnosis import Cause
 from smoke.invoke_endpoint import TEXT, run_invoke_check
 from tests.support.aws_front import AwsFront, signed_with
 from tests.support.listeners import SilentListener
-from tests.support.smoke_world import ENDPOINT, KEY_ID, REGION, route_env
+from tests.support.smoke_world import ENDPOINT, KEY_ID, REGION, front_client
 
 pytestmark = pytest.mark.model
 
 
 def runtime_client(aws_env: pytest.MonkeyPatch, url: str, timeout_s: float = 60.0) -> Any:
-    for name, value in route_env(front_url=url).items():
-        aws_env.setenv(name, value)
-    return make_client(make_session(None), "sagemaker-runtime", REGION, timeout_s)
+    return front_client(aws_env, "sagemaker-runtime", url, timeout_s)
 
 
 def test_one_invocation_returns_wav_from_the_real_model(

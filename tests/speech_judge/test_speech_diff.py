@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from devkit.speech_corpus import fold_phonemes
+from speech_judge import speech_triage as triage
 from speech_judge.speech_diff import (
     Outcome,
     as_spoken,
@@ -18,15 +19,6 @@ from speech_judge.speech_diff import (
     triaged,
 )
 from speech_judge.speech_templates import CLASSES, TEMPLATES, Sentence, generate
-from speech_judge.speech_triage import (
-    CORPUS,
-    OPEN,
-    PROJECT,
-    PROJECT_WRONG,
-    REFERENCE_WRONG,
-    WRONG,
-    read_known,
-)
 
 # Every class of the corpus a normalizer judges by its text (heteronym, markdown, emoji and
 # control are judged otherwise).
@@ -134,13 +126,21 @@ def test_triage_counts_corpus_rows_then_project_patterns_then_reference_mistakes
     ]
     rows = {"Row in the corpus, ZIP too."}
     result = triaged(outcomes, rows, project, reference)
-    assert [o.status for o in result] == ["", PROJECT, WRONG, WRONG, OPEN, CORPUS]
+    assert [o.status for o in result] == [
+        "",
+        triage.PROJECT,
+        triage.WRONG,
+        triage.WRONG,
+        triage.OPEN,
+        triage.CORPUS,
+    ]
     assert result[2].reason == "NeMo joins approximately"
     classes = summary(result)
     assert classes["time"] == {
-        "sentences": 5, "agree": 1, OPEN: 1, CORPUS: 0, PROJECT: 1, WRONG: 2
+        "sentences": 5, "agree": 1, triage.OPEN: 1, triage.CORPUS: 0, triage.PROJECT: 1,
+        triage.WRONG: 2,
     }  # fmt: skip
-    assert classes["digits"][CORPUS] == 1
+    assert classes["digits"][triage.CORPUS] == 1
     assert "all" in table(classes)
 
 
@@ -152,16 +152,18 @@ def test_a_broken_entry_is_refused(tmp_path: Path, line: str) -> None:
     path = tmp_path / "known.tsv"
     path.write_text(line + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"known\.tsv:1"):
-        read_known(path)
+        triage.read_known(path)
 
 
-@pytest.mark.parametrize("path", [REFERENCE_WRONG, PROJECT_WRONG], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [triage.REFERENCE_WRONG, triage.PROJECT_WRONG], ids=lambda p: p.name
+)
 def test_every_known_pattern_parses_and_matches_a_generated_sentence(
     path: Path, sentences: list[Sentence]
 ) -> None:
-    entries = read_known(path)
+    entries = triage.read_known(path)
     # The project's known problems may all be fixed (then its file holds only its header).
-    assert entries or path == PROJECT_WRONG
+    assert entries or path == triage.PROJECT_WRONG
     for entry in entries:
         assert entry.reason
         assert any(entry.matches(s.written) for s in sentences), (entry.line, entry.pattern)

@@ -137,18 +137,20 @@ class _Parser:
         return token
 
     def either(self) -> Condition:
-        terms = [self.both()]
-        while (token := self.peek()) is not None and token.text == "||":
-            self.take()
-            terms.append(self.both())
-        return lambda event: any(term(event) for term in terms)
+        return self.joined("||", self.both, any)
 
     def both(self) -> Condition:
-        terms = [self.unit()]
-        while (token := self.peek()) is not None and token.text == "&&":
+        return self.joined("&&", self.unit, all)
+
+    def joined(
+        self, operator: str, term: Callable[[], Condition], combine: Callable[[Any], bool]
+    ) -> Condition:
+        """Terms parsed by `term`, separated by `operator`, combined by any() or all()."""
+        terms = [term()]
+        while (token := self.peek()) is not None and token.text == operator:
             self.take()
-            terms.append(self.unit())
-        return lambda event: all(term(event) for term in terms)
+            terms.append(term())
+        return lambda event: combine(t(event) for t in terms)
 
     def unit(self) -> Condition:
         token = self.take()

@@ -11,20 +11,8 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from kokoro_stream import (
-    ProtocolMessages,
-    ServerError,
-    SessionEnd,
-    SessionOptions,
-    SynthesisComplete,
-    TtsAudio,
-    TtsEvent,
-    TtsFailure,
-    TtsSession,
-    TtsTransport,
-    TtsWords,
-    VoiceList,
-)
+from kokoro_stream import ProtocolMessages, TtsSession, TtsTransport, VoiceList
+from kokoro_stream import events as kokoro_events
 
 
 class TappedSession(ProtocolMessages):
@@ -41,7 +29,7 @@ class TappedSession(ProtocolMessages):
     async def aclose(self) -> None:
         await self._inner.aclose()
 
-    async def events(self) -> AsyncGenerator[TtsEvent, None]:
+    async def events(self) -> AsyncGenerator[kokoro_events.TtsEvent, None]:
         async for event in self._inner.events():
             self._tap.received.append(event)
             yield event
@@ -52,10 +40,10 @@ class SessionTap:
         self.inner = inner
         self.name = inner.name
         self.sent: list[dict[str, Any]] = []
-        self.received: list[TtsEvent] = []
+        self.received: list[kokoro_events.TtsEvent] = []
         self.connections = 0
 
-    async def open_session(self, options: SessionOptions) -> TappedSession:
+    async def open_session(self, options: kokoro_events.SessionOptions) -> TappedSession:
         session = await self.inner.open_session(options)
         self.connections += 1
         # What open_session sent first (its `start`), as the tap cannot see inside it.
@@ -72,24 +60,26 @@ class SessionTap:
         """The server's events of one kind (`SentenceStart`, `ServerError`, ...), in order."""
         return [m for m in self.received if isinstance(m, kind)]
 
-    def words(self) -> list[TtsWords]:
-        return self.events(TtsWords)
+    def words(self) -> list[kokoro_events.TtsWords]:
+        return self.events(kokoro_events.TtsWords)
 
     def sent_types(self) -> list[str]:
         return [m["type"] for m in self.sent]
 
     def reported_audio_bytes(self) -> int:
-        return sum(c.audio_bytes for c in self.events(SynthesisComplete))
+        return sum(c.audio_bytes for c in self.events(kokoro_events.SynthesisComplete))
 
     def received_audio_bytes(self) -> int:
-        return sum(len(m.data) for m in self.events(TtsAudio))
+        return sum(len(m.data) for m in self.events(kokoro_events.TtsAudio))
 
     def audio(self) -> bytes:
         """Every audio byte the server sent, in order (what a framework should have played)."""
-        return b"".join(m.data for m in self.events(TtsAudio))
+        return b"".join(m.data for m in self.events(kokoro_events.TtsAudio))
 
 
-async def server_audio(transport: TtsTransport, options: SessionOptions, text: str) -> bytes:
+async def server_audio(
+    transport: TtsTransport, options: kokoro_events.SessionOptions, text: str
+) -> bytes:
     """What the server says for `text` in a session of its own (no framework in between):
     the audio of `start` (with `options`), `text` and `close`, up to its `session_end`."""
     session = await transport.open_session(options)
@@ -98,11 +88,11 @@ async def server_audio(transport: TtsTransport, options: SessionOptions, text: s
         await session.send_text(text)
         await session.close()
         async for event in session.events():
-            if isinstance(event, ServerError | TtsFailure):
+            if isinstance(event, kokoro_events.ServerError | kokoro_events.TtsFailure):
                 raise AssertionError(f"the server refused {options}: {event}")
-            if isinstance(event, TtsAudio):
+            if isinstance(event, kokoro_events.TtsAudio):
                 audio += event.data
-            if isinstance(event, SessionEnd):
+            if isinstance(event, kokoro_events.SessionEnd):
                 break
     finally:
         await session.aclose()

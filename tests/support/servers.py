@@ -15,6 +15,7 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 from kokoro_stream.websocket import WebSocketTts
 
 from devkit.loopback import AppServer, BackgroundLoop, serve
@@ -62,6 +63,13 @@ class ThreadedServer(AppServer):
     def demanding_sessions(self) -> int:
         """Sessions admission control counts now (speaking or about to)."""
         return self.call(lambda: sum(s.demanding for s in self.app.state.active_sessions))
+
+    def voices(self) -> dict[str, Any]:
+        """The server's own GET /voices answer, as JSON."""
+        answer = httpx.get(f"{self.http}/voices", timeout=30)
+        answer.raise_for_status()
+        listed: dict[str, Any] = answer.json()
+        return listed
 
 
 # Three sentences, split by FakeTtsServer exactly like this.

@@ -11,6 +11,7 @@ from typing import Any
 import boto3
 from moto.sagemaker.models import sagemaker_backends
 
+from smoke.aws import make_client, make_session
 from tests.support.aws_front import ACCOUNT
 
 REGION = "us-east-1"
@@ -51,6 +52,14 @@ def route_env(
     if stream_url:
         env["AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2"] = stream_url
     return env
+
+
+def front_client(env: Any, service: str, url: str, timeout_s: float) -> Any:
+    """A smoke check's boto3 client for `service`, routed to the AWS front at `url` the way
+    the checks find an endpoint: AWS_ENDPOINT_URL_<SERVICE> (env: a pytest MonkeyPatch)."""
+    for name, value in route_env(front_url=url).items():
+        env.setenv(name, value)
+    return make_client(make_session(None), service, REGION, timeout_s)
 
 
 @dataclass

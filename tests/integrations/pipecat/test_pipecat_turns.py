@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pipecat.frames.frames as pipecat_frames
 import pytest
 from kokoro_stream import Flushed, SentenceStart, SynthesisComplete
 from kokoro_stream.websocket import WebSocketTts
-from pipecat.frames.frames import (
-    LLMFullResponseEndFrame,
-    LLMFullResponseStartFrame,
-    LLMTextFrame,
-    MetricsFrame,
-    TTSAudioRawFrame,
-    TTSStartedFrame,
-    TTSStoppedFrame,
-    TTSTextFrame,
-    TTSUpdateSettingsFrame,
-)
 from pipecat.metrics.metrics import TTSUsageMetricsData
 
 from pipecat_kokoro import KokoroStreamTTSService, KokoroTTSSettings, KokoroWebSocketTTSService
@@ -51,24 +41,32 @@ async def test_multi_sentence_answer_frames_in_order_with_the_servers_audio(serv
     tts, tap = tapped_service(server)
     async with BotPipeline(tts) as bot:
         mark = await bot.speak(ANSWER)
-        await bot.down.wait_for(lambda f: isinstance(f, LLMFullResponseEndFrame), after=mark)
+        await bot.down.wait_for(
+            lambda f: isinstance(f, pipecat_frames.LLMFullResponseEndFrame), after=mark
+        )
         frames = tts_frames(bot.down.frames[mark:])
 
     kinds = [type(f) for f in frames]
-    assert kinds[0] is TTSStartedFrame and kinds[-1] is TTSStoppedFrame
-    assert kinds.count(TTSStartedFrame) == kinds.count(TTSStoppedFrame) == 1
-    assert TTSAudioRawFrame in kinds
+    assert (
+        kinds[0] is pipecat_frames.TTSStartedFrame and kinds[-1] is pipecat_frames.TTSStoppedFrame
+    )
+    assert (
+        kinds.count(pipecat_frames.TTSStartedFrame)
+        == kinds.count(pipecat_frames.TTSStoppedFrame)
+        == 1
+    )
+    assert pipecat_frames.TTSAudioRawFrame in kinds
     # The server cut three sentences; every byte it reported reached the pipeline.
     assert len(tap.events(SynthesisComplete)) == 3
     assert audio_bytes(frames) == tap.reported_audio_bytes() > 0
     assert all(
         f.sample_rate == 24000 and f.num_channels == 1
         for f in frames
-        if isinstance(f, TTSAudioRawFrame)
+        if isinstance(f, pipecat_frames.TTSAudioRawFrame)
     )
     # The text that reached the assistant context is the answer, word for word.
     assert spoken_text(frames).split() == ANSWER.split()
-    text_frames = [f for f in frames if isinstance(f, TTSTextFrame)]
+    text_frames = [f for f in frames if isinstance(f, pipecat_frames.TTSTextFrame)]
     if tap.words():
         # A v1.1 server: one frame per word, timed on the playback clock, in order, each with
         # the space the text has before it (so the context reads as written).
@@ -100,7 +98,7 @@ async def test_ttfb_once_per_turn_and_the_pipeline_sample_rate(server) -> None:
 
     assert len(ttfb_reports(frames[first:second], tts)) == 1
     assert len(ttfb_reports(frames[second:], tts)) == 1
-    audio = [f for f in frames if isinstance(f, TTSAudioRawFrame)]
+    audio = [f for f in frames if isinstance(f, pipecat_frames.TTSAudioRawFrame)]
     assert audio and {f.sample_rate for f in audio} == {16000}
     # The server was asked for 16 kHz (one of its rates), so no resampling happened here.
     assert {c.sample_rate for c in tap.events(SentenceStart)} == {16000}
@@ -115,7 +113,7 @@ async def test_a_rate_the_server_lacks_is_resampled_from_24k(server) -> None:
         frames = list(bot.down.frames)
 
     assert {c.sample_rate for c in tap.events(SentenceStart)} == {24000}
-    audio = [f for f in frames if isinstance(f, TTSAudioRawFrame)]
+    audio = [f for f in frames if isinstance(f, pipecat_frames.TTSAudioRawFrame)]
     assert {f.sample_rate for f in audio} == {48000}
     # Twice the rate, twice the bytes: the resampler is flushed at the end of the turn, so
     # its filter's last ~37 ms are not lost (a few samples of rounding at most).
@@ -128,7 +126,9 @@ async def test_voice_and_speed_change_between_turns(server) -> None:
     async with BotPipeline(tts) as bot:
         await bot.speak("Hello there.")
         await bot.queue(
-            TTSUpdateSettingsFrame(delta=KokoroTTSSettings(voice="jf_nezumi", speed=1.5))
+            pipecat_frames.TTSUpdateSettingsFrame(
+                delta=KokoroTTSSettings(voice="jf_nezumi", speed=1.5)
+            )
         )
         await bot.speak("Hello there.")
 
@@ -156,16 +156,16 @@ async def test_a_turn_idle_past_pipecats_context_timeout_is_still_flushed(server
     # would join the unterminated tail to the next turn's first sentence.
     tts, tap = tapped_service(server, stop_frame_timeout_s=3.0)
     async with BotPipeline(tts) as bot:
-        await bot.queue(LLMFullResponseStartFrame())
+        await bot.queue(pipecat_frames.LLMFullResponseStartFrame())
         for delta in ("Hello", " there.", " And", " the", " rest"):
-            await bot.queue(LLMTextFrame(delta))
-        first = await bot.down.wait_for(lambda f: isinstance(f, TTSAudioRawFrame))
-        assert isinstance(first, TTSAudioRawFrame) and first.context_id
+            await bot.queue(pipecat_frames.LLMTextFrame(delta))
+        first = await bot.down.wait_for(lambda f: isinstance(f, pipecat_frames.TTSAudioRawFrame))
+        assert isinstance(first, pipecat_frames.TTSAudioRawFrame) and first.context_id
         # Pipecat removes the context after 3 s without audio (no frame says so: the service
         # pushes its own stop frames, and only at a turn's end).
         await asyncio.wait_for(until(lambda: not tts.audio_context_available(first.context_id)), 30)
         assert not tap.events(Flushed)  # the tail is still open on the server
-        await bot.queue(LLMFullResponseEndFrame())
+        await bot.queue(pipecat_frames.LLMFullResponseEndFrame())
         await asyncio.wait_for(until(lambda: bool(tap.events(Flushed))), 60)
         nxt = await bot.speak("Next one.")
         frames = list(bot.down.frames[nxt:])
@@ -186,7 +186,7 @@ async def test_usage_metrics_count_every_character_sent_to_the_server(server) ->
     usage = [
         data.value
         for frame in frames
-        if isinstance(frame, MetricsFrame)
+        if isinstance(frame, pipecat_frames.MetricsFrame)
         for data in frame.data
         if isinstance(data, TTSUsageMetricsData) and data.processor == tts.name
     ]
