@@ -41,6 +41,11 @@ START = r"(?<![^\s(\[{\"'“‘«/–—~√±≈=<>≤≥×#`-])"
 END = r"(?=[.,;:!?)\]}\"'”’»…/–—`]*(?:\s|$)|-[A-Za-z]|[–—/²³^]|['’]s\b)"
 
 
+def word_set(words: str) -> frozenset[str]:
+    """The space-separated words as a set (tables of small words read better as one line)."""
+    return frozenset(words.split())
+
+
 def rule(name: str, pattern: str, say: Say, bounded: bool = True, flags: int = 0) -> Rule:
     if bounded:
         pattern = START + "(?:" + pattern + ")" + END

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
-from kokoro_server.text.normalize.core import Written
 from kokoro_server.text.normalize.locale_numbers import (
+    Calendar,
+    Locale,
     cardinal_in,
-    currency_table,
-    day_first_date,
     gendered_ordinal,
-    name_list,
-    scale_table,
+    number_form,
 )
-from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
-from kokoro_server.text.normalize.locale_rules import normalize as _normalize
 
 _n = cardinal_in("es")
 
@@ -46,27 +40,18 @@ def _twelve_hour(hour: int, minute: int, pm: bool) -> str:
     return f"{said} {part}"
 
 
-def _before_noun(said: str) -> str:
-    """'veintiuno euros' is said 'veintiún euros', 'uno' 'un'."""
-    said = re.sub(r"\b(primero|tercero)$", lambda m: m[1][:-1], said)  # "tercer piso"
-    return re.sub(r"veintiuno$", "veintiún", re.sub(r"\buno$", "un", said))
-
-
-_date = day_first_date(_n, "primero", "de")
-
-
-def _feminine(said: str) -> str:
-    """The feminine ("doscientas personas"); millions stay masculine ("doscientos millones")."""
-    millions, tail = re.match(r"(.*\bmill(?:ón|ones)\b ?)?(.*)", said).groups()  # type: ignore[union-attr]
-    tail = re.sub(r"ientos\b", "ientas", tail)
-    return (millions or "") + re.sub(r"\buno$", "una", re.sub(r"iuno$", "iuna", tail))
-
-
-_gendered_ordinal = gendered_ordinal("es", ("ª", "a", ".ª"))
+# Before a noun: "tercer piso", "un euro", "veintiún euros".
+_before_noun = number_form(
+    (r"\b(primer|tercer)o$", r"\1"), (r"\buno$", "un"), (r"veintiuno$", "veintiún")
+)
+# The feminine ("doscientas personas"); millions stay masculine ("doscientos millones").
+_feminine = number_form(
+    (r"ientos\b", "ientas"), (r"iuno$", "iuna"), (r"\buno$", "una"), keep=r"mill(?:ón|ones)"
+)
 
 
 def _ordinal(number: int, suffix: str) -> str:
-    said = _gendered_ordinal(number, suffix)
+    said = gendered_ordinal(number, suffix, "es", ("ª", "a", ".ª"))
     if suffix in ("er", ".er"):
         return said.removesuffix("o")  # "1.er lugar": primer
     return said
@@ -74,11 +59,10 @@ def _ordinal(number: int, suffix: str) -> str:
 
 SPANISH = Locale(
     lang="es",
-    months=name_list(
+    months=(
         "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre"
     ),
-    currencies=currency_table(
-        """
+    currencies="""
         € | EUR: euro, euros, céntimo, céntimos
         $ | US$ | USD: dólar, dólares, centavo, centavos
         MX$ | MXN: peso, pesos, centavo, centavos
@@ -86,46 +70,40 @@ SPANISH = Locale(
         ¥: yen, yenes
         ₹: rupia, rupias
         R$: real, reales, centavo, centavos
-        """
-    ),
+        """,
     percent="por ciento",
     and_word="con",
     point={",": "coma", ".": "punto"},
-    scales=scale_table(
-        """
+    scales="""
         k: mil, mil
         M: millón, millones
         bn: mil millones, mil millones
         mil: mil, mil
         millón | millones: millón, millones
-        """
-    ),
+        """,
     of_word="de",
     say_time=_time,
-    say_date=_date,
+    first_of_month="primero",
+    date_of="de",
     ordinal_suffixes=r"º|ª|er|o(?=\s)|a(?=\s)",
     minus="menos",
     ordinal_words=_ordinal,
     feminine=_feminine,
     before_noun=_before_noun,
     calendar=Calendar(
-        weekdays=("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
-        weekday_abbreviations=indexed("lun mar mié|miér|mie jue vie sáb|sab dom"),
-        month_abbreviations=indexed("ene feb mar abr may jun jul ago sep|sept|set oct nov dic"),
-        weekday_span=("de", "a"),
-        month_span=("de", "a"),
+        weekdays="lunes martes miércoles jueves viernes sábado domingo",
+        weekday_abbreviations="lun mar mié|miér|mie jue vie sáb|sab dom",
+        month_abbreviations="ene feb mar abr may jun jul ago sep|sept|set oct nov dic",
         list_words=("y", "e", "o", "u"),
         weekday_letters="LMXJVSD",
     ),
     range_to_after={"del": "al", "entre": "y"},
-    prepositions=word_set(
+    prepositions=(
         "de del desde en por para a al entre hasta sobre hacia el la los las un una unos unas y o"
     ),
     span_time=_span_time,
-    hour_cues=word_set(
-        "horario horarios abierto abierta abiertos abiertas abrimos atendemos atención"
-    ),
-    dot_time_after=frozenset({"las", "la"}),
+    hour_cues="horario horarios abierto abierta abiertos abiertas abrimos atendemos atención",
+    dot_time_after="las la",
     twelve_hour=_twelve_hour,
     units={"pb": ("punto básico", "puntos básicos")},
     # "por ejemplo" is set off by commas, as the language's punctuation sets it.
@@ -149,7 +127,3 @@ SPANISH = Locale(
     },
     phone_cues=r"tel\.|telf\.|tfno\.|teléfono|móvil|llámanos al|llama al",
 )
-
-
-def normalize(text: str) -> list[Written]:
-    return _normalize(text, SPANISH)

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 from num2words import num2words
 
-from kokoro_server.text.normalize.core import Written
-from kokoro_server.text.normalize.locale_numbers import (
-    cardinal_in,
-    currency_table,
-    day_first_date,
-    name_list,
-    scale_table,
-)
-from kokoro_server.text.normalize.locale_rules import Calendar, Locale, indexed, word_set
-from kokoro_server.text.normalize.locale_rules import normalize as _normalize
+from kokoro_server.text.normalize.locale_numbers import Calendar, Locale, cardinal_in
 
 _n = cardinal_in("fr")
 
@@ -21,9 +12,6 @@ _n = cardinal_in("fr")
 def _time(hour: int, minute: int) -> str:
     said = "une heure" if hour == 1 else "zéro heure" if hour == 0 else f"{_n(hour)} heures"
     return said if minute == 0 else f"{said} {_n(minute)}"
-
-
-_date = day_first_date(_n, "premier")
 
 
 def _ordinal(number: int, suffix: str) -> str:
@@ -34,11 +22,8 @@ def _ordinal(number: int, suffix: str) -> str:
 
 FRENCH = Locale(
     lang="fr",
-    months=name_list(
-        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre"
-    ),
-    currencies=currency_table(
-        """
+    months="janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    currencies="""
         € | EUR: euro, euros, centime, centimes
         $ | USD: dollar, dollars, cent, cents
         CA$ | $ CA | $CA | CAD: dollar canadien, dollars canadiens, cent, cents
@@ -46,42 +31,37 @@ FRENCH = Locale(
         £ | GBP: livre, livres, penny, pence
         ¥: yen, yens
         ₹: roupie, roupies
-        """
-    ),
+        """,
     percent="pour cent",
     and_word="et",
     point={",": "virgule", ".": "point"},
-    scales=scale_table(
-        """
+    scales="""
         k: mille, mille
         M: million, millions
         Md: milliard, milliards
         millions: million, millions
         milliards | bn: milliard, milliards
-        """
-    ),
+        """,
     of_word="de",
     say_time=_time,
-    say_date=_date,
+    first_of_month="premier",
     ordinal_suffixes=r"er|re|ère|e|ème",
     minus="moins",
     ordinal_words=_ordinal,
     calendar=Calendar(
-        weekdays=("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
-        weekday_abbreviations=indexed("lun mar mer jeu ven sam dim"),
+        weekdays="lundi mardi mercredi jeudi vendredi samedi dimanche",
+        weekday_abbreviations="lun mar mer jeu ven sam dim",
         # "mars", "mai", "juin", "août" are written whole.
-        month_abbreviations=indexed("janv févr|fév - avr - - juil - sept oct nov déc"),
+        month_abbreviations="janv févr|fév - avr - - juil - sept oct nov déc",
         weekday_span=("du", "au"),
         month_span=("de", "à"),
         list_words=("et", "ou"),
     ),
     range_to="à",
     range_to_after={"entre": "et"},
-    prepositions=word_set(
-        "de du des d à au aux en par pour entre le la les l un une et ou sur vers"
-    ),
+    prepositions="de du des d à au aux en par pour entre le la les l un une et ou sur vers",
     time_span=("de", "de", "à", "à"),
-    hour_cues=word_set("horaires horaire ouvert ouverte ouverts ouvertes"),
+    hour_cues="horaires horaire ouvert ouverte ouverts ouvertes",
     units={"pb": ("point de base", "points de base")},
     abbreviations={
         "env.": "environ",
@@ -98,7 +78,3 @@ FRENCH = Locale(
     phone_pairs=True,
     roman_ordinals=True,
 )
-
-
-def normalize(text: str) -> list[Written]:
-    return _normalize(text, FRENCH)

@@ -10,13 +10,11 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from num2words import num2words
 
-
-def word_set(words: str) -> frozenset[str]:
-    """The space-separated words as a set (tables of small words read better as one line)."""
-    return frozenset(words.split())
+from kokoro_server.text.normalize.core import word_set
 
 
 def _rows(table: str) -> list[tuple[list[str], list[str]]]:
@@ -52,40 +50,35 @@ def scale_table(table: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def cardinal_in(lang: str) -> Callable[[int], str]:
-    """num2words' cardinal in one language: 21 -> "veintiuno"."""
-    return lambda number: str(num2words(number, lang=lang))
+def cardinal_in(lang: str, form: Callable[[str], str] = str) -> Callable[[int], str]:
+    """num2words' cardinal in one language (21 -> "veintiuno"), put in `form` where the
+    language's usage differs from num2words'."""
+    return lambda number: form(str(num2words(number, lang=lang)))
 
 
 def gendered_ordinal(
-    lang: str, feminine: tuple[str, ...] = ("ª", "a")
-) -> Callable[[int, str], str]:
+    number: int, suffix: str, lang: str, feminine: tuple[str, ...] = ("ª", "a")
+) -> str:
     """num2words' ordinal, in the feminine after a feminine suffix ("1ª" -> "primera")."""
-
-    def say(number: int, suffix: str) -> str:
-        said = str(num2words(number, lang=lang, to="ordinal"))
-        return said[:-1] + "a" if suffix in feminine and said.endswith("o") else said
-
-    return say
+    said = str(num2words(number, lang=lang, to="ordinal"))
+    return said[:-1] + "a" if suffix in feminine and said.endswith("o") else said
 
 
-def day_first_date(
-    cardinal: Callable[[int], str], first: str, of: str = ""
-) -> Callable[[int, str, int | None], str]:
-    """A date said day first, the first of the month by its ordinal: "primero de mayo de
-    dos mil veinticuatro" (`of` "de"), "premier mai deux mille vingt-quatre"."""
-    joiner = f" {of} " if of else " "
+def number_form(*swaps: tuple[str, str], keep: str = "") -> Callable[[str], str]:
+    """A form of a number in words (before a noun, in the feminine): each (pattern,
+    replacement) applied in turn; a head up to the last word matching `keep` (the millions,
+    which stay masculine) is left as it is."""
+    head = re.compile(rf"(.*\b(?:{keep})\b ?)?(.*)") if keep else None
 
-    def say(day: int, month: str, year: int | None) -> str:
-        said = f"{first if day == 1 else cardinal(day)}{joiner}{month}"
-        return f"{said}{joiner}{cardinal(year)}" if year else said
+    def form(said: str) -> str:
+        kept, tail = "", said
+        if head and (split := head.match(said)):
+            kept, tail = split[1] or "", split[2]
+        for pattern, replacement in swaps:
+            tail = re.sub(pattern, replacement, tail)
+        return kept + tail
 
-    return say
-
-
-def name_list(names: str) -> tuple[str, ...]:
-    """The space-separated names in order (the twelve months read better as two lines)."""
-    return tuple(names.split())
+    return form
 
 
 def indexed(names: str) -> dict[str, int]:
@@ -101,33 +94,60 @@ def indexed(names: str) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Calendar:
-    """Day and month names, their abbreviations, and how a span of them is said."""
+    """Day and month names, their abbreviations, and how a span of them is said; names and
+    words space-separated, as written."""
 
-    weekdays: tuple[str, ...]  # Monday first
-    weekday_abbreviations: dict[str, int]  # "lun" -> 0 (written with or without a period)
-    month_abbreviations: dict[str, int]  # "ene" -> 0
-    weekday_span: tuple[str, str]  # "del lunes al viernes": ("du", "au")
-    month_span: tuple[str, str]  # ("de", "à")
+    weekdays: str  # Monday first
+    # Abbreviations in order, Monday (January) first, as `indexed` reads them: "lun mar
+    # mié|mie ..." (written with or without a period).
+    weekday_abbreviations: str
+    month_abbreviations: str
     list_words: tuple[str, ...]  # words joining a list of days ("y", "o")
+    weekday_span: tuple[str, str] = ("de", "a")  # "du lundi au vendredi": ("du", "au")
+    month_span: tuple[str, str] = ("de", "a")  # ("de", "à")
     weekday_letters: str = ""  # one letter a day, Monday first ("LMXJVSD")
     # Days said in the plural after these words ("às terças": on Tuesdays) and their plurals.
-    plural_after: frozenset[str] = frozenset()
-    weekday_plurals: tuple[str, ...] = ()
+    plural_after: str = ""
+    weekday_plurals: str = ""
+
+    @cached_property
+    def weekday_names(self) -> tuple[str, ...]:
+        return tuple(self.weekdays.split())
+
+    @cached_property
+    def weekday_plural_names(self) -> tuple[str, ...]:
+        return tuple(self.weekday_plurals.split())
+
+    @cached_property
+    def weekday_places(self) -> dict[str, int]:
+        return indexed(self.weekday_abbreviations)  # "lun" -> 0
+
+    @cached_property
+    def month_places(self) -> dict[str, int]:
+        return indexed(self.month_abbreviations)  # "ene" -> 0
+
+    @cached_property
+    def plural_after_words(self) -> frozenset[str]:
+        return word_set(self.plural_after)
 
 
 @dataclass(frozen=True)
 class Locale:
+    """A language's words and formats. Tables are given as written (words space-separated,
+    rows as `currency_table` and `scale_table` read them); the rules read them parsed."""
+
     lang: str  # num2words' name
-    months: tuple[str, ...]
-    # symbol or code -> (one, many, sub-unit one, sub-unit many)
-    currencies: dict[str, tuple[str, str, str, str]]
+    months: str  # the twelve names, January first
+    currencies: str  # rows "€ | EUR: euro, euros, céntimo, céntimos"
     percent: str
     and_word: str  # joins units and sub-units ("diez euros con cincuenta")
     point: dict[str, str]  # decimal separator as written -> word
-    scales: dict[str, tuple[str, str]]  # suffix -> (one, many), said before the currency
+    scales: str  # rows "M | millones: millón, millones", said before the currency
     of_word: str  # "dos millones de euros"
     say_time: Callable[[int, int], str]
-    say_date: Callable[[int, str, int | None], str]  # day, month name, year
+    # A date is said day first, the first of the month by its ordinal: "primero de mayo de
+    # dos mil veinticuatro" (`first_of_month` "primero", `date_of` "de").
+    first_of_month: str
     ordinal_suffixes: str  # regex of written ordinal endings ("º|ª|er|e")
     minus: str
     calendar: Calendar
@@ -136,7 +156,9 @@ class Locale:
     # The number's form before a noun ("veintiuno" -> "veintiún euros").
     before_noun: Callable[[str], str] = field(default=lambda said: said)
     cents_named: bool = True  # "un euro e venti": Italian leaves the cents unnamed
-    ordinal_words: Callable[[int, str], str] = field(default=lambda n, s: "")
+    date_of: str = ""  # the word between day, month and year ("de")
+    # An ordinal's words ("1º", "2ª") where they are not num2words' gendered ordinal.
+    ordinal_words: Callable[[int, str], str] | None = None
     # A whole number in words, where the language's usage differs from num2words'.
     cardinal: Callable[[int], str] | None = None
     # Ranges ("3–5 %"): the word between the ends, or the one a preceding word calls for
@@ -145,12 +167,12 @@ class Locale:
     range_to_after: dict[str, str] = field(default_factory=dict)
     # The word that opens a range of amounts where no preposition does ("da 800 a 1.200 €").
     range_from: str = ""
-    prepositions: frozenset[str] = frozenset()
+    prepositions: str = ""
     # A span of clock times: (from, from one o'clock, to, to one o'clock) ("dalle", "dall'"...).
     time_span: tuple[str, str, str, str] = ("de", "de", "a", "a")
     span_time: Callable[[int, int], str] | None = None  # a time as an end of a span
-    hour_cues: frozenset[str] = frozenset()  # words that make "9–19" a span of hours
-    dot_time_after: frozenset[str] = frozenset()  # "alle 10.30": a time after these words
+    hour_cues: str = ""  # words that make "9–19" a span of hours
+    dot_time_after: str = ""  # "alle 10.30": a time after these words
     twelve_hour: Callable[[int, int, bool], str] | None = None  # "10:30 a. m." (pm: True)
     units: dict[str, tuple[str, str]] = field(default_factory=dict)  # "pb" after a number
     abbreviations: dict[str, str] = field(default_factory=dict)  # "aprox." -> the word
@@ -158,11 +180,50 @@ class Locale:
     phone_pairs: bool = False  # French reads a number's two-digit groups as numbers
     roman_ordinals: bool = False  # "XXIe siècle"
 
+    @cached_property
+    def month_names(self) -> tuple[str, ...]:
+        return tuple(self.months.split())
+
+    @cached_property
+    def currency_forms(self) -> dict[str, tuple[str, str, str, str]]:
+        """Symbol or code -> (one, many, sub-unit one, sub-unit many)."""
+        return currency_table(self.currencies)
+
+    @cached_property
+    def scale_forms(self) -> dict[str, tuple[str, str]]:
+        """Suffix -> (one, many)."""
+        return scale_table(self.scales)
+
+    @cached_property
+    def preposition_words(self) -> frozenset[str]:
+        return word_set(self.prepositions)
+
+    @cached_property
+    def hour_cue_words(self) -> frozenset[str]:
+        return word_set(self.hour_cues)
+
+    @cached_property
+    def dot_time_words(self) -> frozenset[str]:
+        return word_set(self.dot_time_after)
+
 
 def cardinal(number: int, locale: Locale) -> str:
     if locale.cardinal:
         return locale.cardinal(number)
     return str(num2words(number, lang=locale.lang))
+
+
+def ordinal(number: int, suffix: str, locale: Locale) -> str:
+    if locale.ordinal_words:
+        return locale.ordinal_words(number, suffix)
+    return gendered_ordinal(number, suffix, locale.lang)
+
+
+def say_date(day: int, month: str, year: int | None, locale: Locale) -> str:
+    """Day, month name and year: "primero de mayo de dos mil veinticuatro", "premier mai"."""
+    joiner = f" {locale.date_of} " if locale.date_of else " "
+    said = f"{locale.first_of_month if day == 1 else cardinal(day, locale)}{joiner}{month}"
+    return f"{said}{joiner}{cardinal(year, locale)}" if year else said
 
 
 def words(number: str, locale: Locale) -> str:
@@ -237,7 +298,7 @@ def before_next_word(said: str, text: str, end: int, locale: Locale) -> str:
 
 
 def is_thousands(scale: str | None, locale: Locale) -> bool:
-    return scale is not None and locale.scales[scale][0] in ("mil", "mille")
+    return scale is not None and locale.scale_forms[scale][0] in ("mil", "mille")
 
 
 def scaled(amount: str, scale: str | None, locale: Locale) -> str:
@@ -252,12 +313,12 @@ def scaled(amount: str, scale: str | None, locale: Locale) -> str:
         if value == value.to_integral_value():
             return locale.before_noun(cardinal(int(value), locale))
     value_said = locale.before_noun(words(amount, locale))
-    one, many = locale.scales[scale]
+    one, many = locale.scale_forms[scale]
     return f"{value_said} {one if value_said in ('un', 'uno', 'um') else many}"
 
 
 def say_money(locale: Locale, code: str, amount: str, scale: str | None) -> str:
-    one, many, sub_one, sub_many = locale.currencies[code]
+    one, many, sub_one, sub_many = locale.currency_forms[code]
     if scale:
         said = scaled(amount, scale, locale)
         if is_thousands(scale, locale):

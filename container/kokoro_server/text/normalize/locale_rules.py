@@ -15,13 +15,12 @@ import re
 from kokoro_server.text.normalize.core import Rule, Written, claims, group, rule
 from kokoro_server.text.normalize.locale_numbers import (
     NUMBER,
-    Calendar,
     Locale,
     before_next_word,
-    indexed,
     keys,
+    ordinal,
+    say_date,
     say_money,
-    word_set,
     words,
 )
 from kokoro_server.text.normalize.locale_spans import span_rules, word_before, word_rules
@@ -59,23 +58,23 @@ def _build(locale: Locale) -> tuple[Rule, ...]:
 def _date_rules(locale: Locale) -> tuple[Rule, ...]:
     """ISO dates and day-first numeric dates ("15/03/2024")."""
 
-    def say_date(m: re.Match[str]) -> str | None:
+    def say_numeric(m: re.Match[str]) -> str | None:
         day, month = int(m["d"]), int(m["m"])
         if not (1 <= month <= 12 and 1 <= day <= 31):
             return None
         y = m["y"]
         year = None if not y else int(y) if len(y) == 4 else 2000 + int(y)
-        return locale.say_date(day, locale.months[month - 1], year)
+        return say_date(day, locale.month_names[month - 1], year, locale)
 
     def say_iso(m: re.Match[str]) -> str | None:
         month, day = int(m["m"]), int(m["d"])
         if not (1 <= month <= 12 and 1 <= day <= 31):
             return None
-        return locale.say_date(day, locale.months[month - 1], int(m["y"]))
+        return say_date(day, locale.month_names[month - 1], int(m["y"]), locale)
 
     return (
         rule("iso-date", r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})", say_iso),
-        rule("date", r"(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?", say_date),
+        rule("date", r"(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?", say_numeric),
     )
 
 
@@ -102,9 +101,9 @@ def _time_rule(locale: Locale) -> Rule:
 
 def _money_rule(locale: Locale) -> Rule:
     """A price, its symbol or code before or after the amount ("$25", "25 €", "$25 MXN")."""
-    symbols = keys(k for k in locale.currencies if not k.isalpha())
-    codes = keys(k for k in locale.currencies if k.isalpha())
-    scale = r"(?:\s?(?P<scale>" + keys(locale.scales) + r")\b)?"
+    symbols = keys(k for k in locale.currency_forms if not k.isalpha())
+    codes = keys(k for k in locale.currency_forms if k.isalpha())
+    scale = r"(?:\s?(?P<scale>" + keys(locale.scale_forms) + r")\b)?"
     scale2 = scale.replace("<scale>", "<scale2>")
 
     def say_price(m: re.Match[str]) -> str:
@@ -148,7 +147,7 @@ _NOT_NOUNS = {"de", "del", "di", "da", "do", "du", "des", "en", "em", "a", "à",
 
 
 def _ordinal(m: re.Match[str], locale: Locale) -> str:
-    said = locale.ordinal_words(int(m["n"]), m["s"])
+    said = ordinal(int(m["n"]), m["s"], locale)
     following = _NEXT_WORD.match(m.string, m.end())
     noun = following is not None and following[1].lower() not in _NOT_NOUNS
     return locale.before_noun(said) if noun else said
@@ -158,4 +157,4 @@ def normalize(text: str, locale: Locale) -> list[Written]:
     return group(text, claims(text, locale_rules(locale)))
 
 
-__all__ = ["Calendar", "Locale", "indexed", "locale_rules", "normalize", "word_set", "words"]
+__all__ = ["locale_rules", "normalize"]

@@ -19,6 +19,8 @@ from kokoro_server.text.normalize.locale_numbers import (
     before_next_word,
     is_thousands,
     keys,
+    ordinal,
+    say_date,
     say_money,
     scaled,
     words,
@@ -53,7 +55,7 @@ def _range_words(m: re.Match[str], locale: Locale, opener: str) -> tuple[str, st
     before = word_before(m)
     if before in locale.range_to_after:
         return "", locale.range_to_after[before]
-    return ("" if before in locale.prepositions else opener), locale.range_to
+    return ("" if before in locale.preposition_words else opener), locale.range_to
 
 
 def _capital(word: str) -> str:
@@ -171,8 +173,8 @@ def _time_span_rule(locale: Locale) -> Rule:
         if not marked:
             # Bare hours ("9–19") need a word about hours, dotted ones ("9.00–13.00") that or
             # a word announcing a time ("dalle").
-            cued = bool(set(_words_before(m)) & locale.hour_cues)
-            if not (cued or (dotted and word_before(m) in locale.dot_time_after)):
+            cued = bool(set(_words_before(m)) & locale.hour_cue_words)
+            if not (cued or (dotted and word_before(m) in locale.dot_time_words)):
                 return None
         (h1, m1), (h2, m2) = ends
         before = word_before(m)
@@ -180,7 +182,7 @@ def _time_span_rule(locale: Locale) -> Rule:
         joiner = to_one if h2 == 1 else to_word
         if before in locale.range_to_after:
             lead, joiner = "", locale.range_to_after[before]
-        elif before in (first_word, first_one) or before in locale.prepositions:
+        elif before in (first_word, first_one) or before in locale.preposition_words:
             lead = ""
         return _span(lead, say_end(h1, m1), joiner, say_end(h2, m2))
 
@@ -189,9 +191,9 @@ def _time_span_rule(locale: Locale) -> Rule:
 
 def _amount_range_rule(locale: Locale) -> Rule:
     """A range of amounts ("2–3 mil €", "1,2–1,5 M€", "3–5 %", "3–1"): both ends in words."""
-    scales = keys(locale.scales)
-    symbols = keys(k for k in locale.currencies if not k.isalpha())
-    codes = keys(k for k in locale.currencies if k.isalpha())
+    scales = keys(locale.scale_forms)
+    symbols = keys(k for k in locale.currency_forms if not k.isalpha())
+    codes = keys(k for k in locale.currency_forms if k.isalpha())
     pattern = (
         rf"(?P<a>{NUMBER})(?:\s?(?P<sa>{scales})\b)?\s?(?P<dash>[–—-])\s?"
         rf"(?P<b>{NUMBER})(?:\s?(?P<sb>{scales})\b)?"
@@ -223,8 +225,8 @@ def _amount_range_rule(locale: Locale) -> Rule:
 
 def _money_range_rule(locale: Locale) -> Rule:
     """A range of prices with the currency first ("R$ 2 mil–3 mil", "$10–$20")."""
-    scales = keys(locale.scales)
-    symbols = keys(k for k in locale.currencies if not k.isalpha())
+    scales = keys(locale.scale_forms)
+    symbols = keys(k for k in locale.currency_forms if not k.isalpha())
     pattern = (
         rf"(?P<cur>{symbols})\s?(?P<a>{NUMBER})(?:\s?(?P<sa>{scales})\b)?\s?[–—]\s?"
         rf"(?:(?P=cur)\s?)?(?P<b>{NUMBER})(?:\s?(?P<sb>{scales})\b)?"
@@ -244,8 +246,8 @@ def _calendar_rules(locale: Locale) -> list[Rule]:
     found: list[Rule] = []
     letters = {c: i for i, c in enumerate(calendar.weekday_letters)}
     for kind, names, abbreviations, (from_word, to_word) in (
-        ("weekday", calendar.weekdays, calendar.weekday_abbreviations, calendar.weekday_span),
-        ("month", locale.months, calendar.month_abbreviations, calendar.month_span),
+        ("weekday", calendar.weekday_names, calendar.weekday_places, calendar.weekday_span),
+        ("month", locale.month_names, calendar.month_places, calendar.month_span),
     ):
         short = _cased_index(abbreviations)
         index = {**_cased_index({name: i for i, name in enumerate(names)}), **short}
@@ -271,7 +273,7 @@ def _calendar_range(
         a, b = (index.get(m[g], letters.get(m[g], -1)) for g in ("a", "b"))
         if a == b or (m["a"] in letters and m["b"] in letters and a > b):
             return None
-        lead = "" if word_before(m) in (*locale.prepositions, from_word) else from_word
+        lead = "" if word_before(m) in (*locale.preposition_words, from_word) else from_word
         first = names[a]
         if lead == "de" and locale.lang == "fr" and first[0] in "aeiou":
             return f"d'{first} {to_word} {names[b]}"  # "d'avril à juin"
@@ -296,8 +298,8 @@ def _calendar_list(
         if marks and (len(marks) != len(items) or marks != sorted(set(marks))):
             return None
         table = names
-        if kind == "weekday" and word_before(m) in locale.calendar.plural_after:
-            table = locale.calendar.weekday_plurals  # "às terças e quintas"
+        if kind == "weekday" and word_before(m) in locale.calendar.plural_after_words:
+            table = locale.calendar.weekday_plural_names  # "às terças e quintas"
 
         def name(x: re.Match[str]) -> str:
             written = x[0]
@@ -323,11 +325,11 @@ def _twelve_hour_rules(locale: Locale) -> list[Rule]:
 
 def _dot_time_rules(locale: Locale) -> list[Rule]:
     """A time written with a period ("alle 10.30"), after a word that announces a time."""
-    if not locale.dot_time_after:
+    if not locale.dot_time_words:
         return []
 
     def say(m: re.Match[str]) -> str | None:
-        if word_before(m) not in locale.dot_time_after:
+        if word_before(m) not in locale.dot_time_words:
             return None
         return locale.say_time(int(m["h"]), int(m["min"]))
 
@@ -336,14 +338,14 @@ def _dot_time_rules(locale: Locale) -> list[Rule]:
 
 def _day_month_rule(locale: Locale) -> Rule:
     """A day and an abbreviated month ("3 dic.", "15 sept. 2025", "10 out. 2025")."""
-    short = _cased_index(locale.calendar.month_abbreviations)
+    short = _cased_index(locale.calendar.month_places)
 
     def say(m: re.Match[str]) -> str | None:
         day = int(m["d"])
         if not 1 <= day <= 31:
             return None
         year = int(m["y"]) if m["y"] else None
-        return locale.say_date(day, locale.months[short[m["mon"]]], year)
+        return say_date(day, locale.month_names[short[m["mon"]]], year, locale)
 
     pattern = (
         rf"(?P<d>\d{{1,2}})(?:er|º|°)?\s(?:de\s)?(?P<mon>{keys(short)})\."
@@ -383,7 +385,7 @@ def _roman_ordinal_rule(locale: Locale) -> Rule:
 
     def say(m: re.Match[str]) -> str | None:
         value = roman_value(m["r"])
-        return locale.ordinal_words(value, m["s"]) if value else None
+        return ordinal(value, m["s"], locale) if value else None
 
     pattern = r"(?P<r>[IVXLC]{2,}|[IVX])(?P<s>" + locale.ordinal_suffixes + ")"
     return rule("roman-ordinal", pattern, say)

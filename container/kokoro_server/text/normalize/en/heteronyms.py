@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 
+from kokoro_server.text.normalize.core import word_set
+
 DETERMINERS = {
     "the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "its",
     "our", "their", "every", "each", "any", "some", "no", "another", "whose", "one",
@@ -147,99 +149,29 @@ def _bass(c: Context) -> str | None:
 
 
 def _wound(c: Context) -> str | None:
-    if c.after_determiner or c.prev in {
-        "clean",
-        "dress",
-        "treat",
-        "bandage",
-        "open",
-        "deep",
-        "the",
-    }:
+    if c.after_determiner or c.prev in word_set("clean dress treat bandage open deep the"):
         return "injury"
-    if c.next in {
-        "up",
-        "down",
-        "around",
-        "the",
-        "it",
-        "tight",
-        "tightly",
-        "back",
-        "through",
-        "its",
-        "his",
-        "her",
-        "their",
-        "a",
-    }:
+    if c.next in word_set("up down around the it tight tightly back through its his her their a"):
         return "past"
     return "injury"
 
 
 def _minute(c: Context) -> str | None:
-    if c.prev in {
-        "are",
-        "is",
-        "was",
-        "were",
-        "so",
-        "very",
-        "too",
-        "most",
-        "quite",
-        "extremely",
-        "be",
-    }:
+    if c.prev in word_set("are is was were so very too most quite extremely be"):
         return "adjective"
-    if c.next in {
-        "details",
-        "differences",
-        "amount",
-        "amounts",
-        "traces",
-        "particles",
-        "changes",
-        "quantities",
-    }:
+    if c.next in word_set("details differences amount amounts traces particles changes quantities"):
         return "adjective"
     return "noun"
 
 
 def _read(c: Context) -> str | None:
-    if c.prev in VERB_BEFORE - {
-        "i",
-        "you",
-        "we",
-        "they",
-        "he",
-        "she",
-        "who",
-        "and",
-        "or",
-        "just",
-        "also",
-        "never",
-        "always",
-        "often",
-    }:
+    if c.prev in VERB_BEFORE - word_set(
+        "i you we they he she who and or just also never always often"
+    ):
         return "present"
-    if c.prev in {
-        "have",
-        "has",
-        "had",
-        "i've",
-        "you've",
-        "we've",
-        "they've",
-        "was",
-        "were",
-        "been",
-        "being",
-        "is",
-        "already",
-        "well",
-    }:
+    if c.prev in word_set(
+        "have has had i've you've we've they've was were been being is already well"
+    ):
         return "past"
     if c.prev in {"usually", "always", "often", "never", "sometimes"}:
         return "present"
@@ -247,112 +179,38 @@ def _read(c: Context) -> str | None:
 
 
 def _lead(c: Context) -> str | None:
-    metal_next = {
-        "paint",
-        "pipes",
-        "pipe",
-        "poisoning",
-        "levels",
-        "level",
-        "exposure",
-        "content",
-        "shot",
-        "weights",
-        "apron",
-        "bullets",
-        "-based",
-        "-free",
-    }
-    if c.next in metal_next or c.prev in {
-        "contain",
-        "contains",
-        "contained",
-        "unleaded",
-        "of",
-        "with",
-        "in",
-    }:
+    metal_next = word_set(
+        "paint pipes pipe poisoning levels level exposure content shot weights "
+        "apron bullets -based -free"
+    )
+    if c.next in metal_next or c.prev in word_set("contain contains contained unleaded of with in"):
         return "metal"
     return "verb"
 
 
 def _live(c: Context) -> str | None:
-    if c.prev in VERB_BEFORE - {"and", "or", "not", "just"} or c.prev in {
-        "people",
-        "families",
-        "still",
-    }:
+    if c.prev in VERB_BEFORE - {"and", "or", "not", "just"} or c.prev in word_set(
+        "people families still"
+    ):
         return "verb"
-    adjective_next = {
-        "wire",
-        "music",
-        "stream",
-        "event",
-        "show",
-        "broadcast",
-        "performance",
-        "audio",
-        "video",
-        "updates",
-        "coverage",
-        "feed",
-        "demo",
-        "chat",
-        "from",
-        "on",
-        "at",
-        "in",
-        "tv",
-        "concert",
-        "recording",
-    }
+    adjective_next = word_set(
+        "wire music stream event show broadcast performance audio video updates "
+        "coverage feed demo chat from on at in tv concert recording"
+    )
     if (
         c.after_determiner
         or c.next in adjective_next
         or c.prev
-        in {
-            "watched",
-            "watch",
-            "streamed",
-            "went",
-            "go",
-            "goes",
-            "going",
-            "is",
-            "are",
-            "was",
-            "were",
-            "be",
-            "being",
-            "it's",
-        }
+        in word_set("watched watch streamed went go goes going is are was were be being it's")
     ):
         return "adjective"
     return None
 
 
 def _tear(c: Context) -> str | None:
-    if c.verb_position or c.next in {
-        "up",
-        "apart",
-        "down",
-        "off",
-        "open",
-        "out",
-        "through",
-        "into",
-    }:
+    if c.verb_position or c.next in word_set("up apart down off open out through into"):
         return "verb"
-    if c.after_determiner or c.next in {
-        "rolled",
-        "fell",
-        "ran",
-        "streamed",
-        "drop",
-        "drops",
-        "gas",
-        "duct",
-    }:
+    if c.after_determiner or c.next in word_set("rolled fell ran streamed drop drops gas duct"):
         return "noun"
     return None
 
@@ -360,60 +218,19 @@ def _tear(c: Context) -> str | None:
 def _close(c: Context) -> str | None:
     if c.next in {"to", "by", "call", "friend", "friends", "together", "enough", "attention"}:
         return "adjective"
-    if c.prev in {
-        "is",
-        "are",
-        "was",
-        "were",
-        "so",
-        "very",
-        "too",
-        "be",
-        "get",
-        "getting",
-        "stay",
-        "come",
-        "up",
-    }:
+    if c.prev in word_set("is are was were so very too be get getting stay come up"):
         return "adjective"
-    if c.verb_position or c.next in {
-        "the",
-        "it",
-        "your",
-        "this",
-        "that",
-        "all",
-        "any",
-        "a",
-        "an",
-        "out",
-        "down",
-        "them",
-        "my",
-        "our",
-    }:
+    if c.verb_position or c.next in word_set(
+        "the it your this that all any a an out down them my our"
+    ):
         return "verb"
     return None
 
 
 def _content(c: Context) -> str | None:
-    if c.prev in {
-        "i'm",
-        "am",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "feel",
-        "feels",
-        "seem",
-        "seems",
-        "remain",
-        "stay",
-        "perfectly",
-        "quite",
-    } and c.next in {"with", "to", ",", "", "."}:
+    if c.prev in word_set(
+        "i'm am is are was were be feel feels seem seems remain stay perfectly quite"
+    ) and c.next in {"with", "to", ",", "", "."}:
         return "adjective"
     return "noun" if c.after_determiner else None
 
@@ -443,17 +260,8 @@ def _bow(c: Context) -> str | None:
 
 
 def _row(c: Context) -> str | None:
-    if c.prev2 in {
-        "had",
-        "have",
-        "has",
-        "having",
-        "blazing",
-        "big",
-        "huge",
-        "another",
-        "a",
-    } and c.next in {"about", "over", "with", "between"}:
+    quarrel = word_set("had have has having blazing big huge another a")  # "had a row about"
+    if c.prev2 in quarrel and c.next in {"about", "over", "with", "between"}:
         return "quarrel"
     return "line"
 
@@ -466,16 +274,9 @@ def _does(c: Context) -> str | None:
 
 
 def _dove(c: Context) -> str | None:
-    if c.prev in {"she", "he", "they", "we", "i", "you", "it", "who"} or c.next in {
-        "into",
-        "in",
-        "under",
-        "off",
-        "for",
-        "headfirst",
-        "deep",
-        "right",
-    }:
+    if c.prev in {"she", "he", "they", "we", "i", "you", "it", "who"} or c.next in word_set(
+        "into in under off for headfirst deep right"
+    ):
         return "past"
     return "bird"
 

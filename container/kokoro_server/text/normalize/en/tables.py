@@ -187,15 +187,19 @@ UNITS: dict[str, tuple[str, str]] = {
     "ppm": ("part per million", "parts per million"),
     "mmHg": ("millimeter of mercury", "millimeters of mercury"),
 }
-# "15 dollars/hour": a rate is said "an hour", "a month"; other denominators "per".
-RATE_WORDS = {
-    "hour": "an hour", "hr": "an hour", "h": "an hour", "day": "a day", "night": "a night",
-    "week": "a week", "wk": "a week", "month": "a month", "mo": "a month", "year": "a year",
-    "yr": "a year", "person": "per person", "user": "per user", "seat": "per seat",
-    "kg": "per kilogram", "lb": "per pound", "item": "per item", "unit": "per unit",
-    "GB": "per gigabyte", "TB": "per terabyte", "mile": "per mile", "km": "per kilometer",
-    "visit": "per visit", "head": "per head", "ticket": "per ticket", "share": "per share",
+# "15 dollars/hour": a rate is said "an hour", "a month"; other denominators "per" and the
+# unit's name. Every denominator the money rule takes is a key here.
+_RATE_EVERY = {
+    "an hour": "hour hr h", "a day": "day", "a night": "night", "a week": "week wk",
+    "a month": "month mo", "a year": "year yr",
 }  # fmt: skip
+_RATE_PER = {
+    "person": "person", "user": "user", "seat": "seat", "kilogram": "kg", "pound": "lb",
+    "item": "item", "unit": "unit", "gigabyte": "GB", "terabyte": "TB", "mile": "mile",
+    "kilometer": "km", "visit": "visit", "head": "head", "ticket": "ticket", "share": "share",
+}  # fmt: skip
+RATE_WORDS = {written: said for said, forms in _RATE_EVERY.items() for written in forms.split()}
+RATE_WORDS |= {written: f"per {name}" for name, written in _RATE_PER.items()}
 
 # Abbreviations that are one thing wherever they stand (titles before names are in rules.py).
 ABBREVIATIONS = {

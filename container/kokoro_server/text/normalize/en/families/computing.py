@@ -8,9 +8,7 @@ import re
 from kokoro_server.text.normalize.core import Rule, rule
 from kokoro_server.text.normalize.en import say
 from kokoro_server.text.normalize.en import verbalize as v
-from kokoro_server.text.normalize.en.technical import (
-    technical_rules,
-)
+from kokoro_server.text.normalize.en.technical import technical_rules
 
 
 def rules(british: bool) -> tuple[Rule, ...]:

@@ -8,10 +8,7 @@ from kokoro_server.text.normalize.core import Rule, rule
 from kokoro_server.text.normalize.en import say
 from kokoro_server.text.normalize.en import verbalize as v
 from kokoro_server.text.normalize.en.context import preceding
-from kokoro_server.text.normalize.en.tables import (
-    MONTH_ABBR,
-    MONTHS,
-)
+from kokoro_server.text.normalize.en.tables import MONTH_ABBR, MONTHS
 
 
 def rules(british: bool) -> tuple[Rule, ...]:

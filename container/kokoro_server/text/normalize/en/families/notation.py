@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from kokoro_server.text.normalize.core import Rule, rule
 from kokoro_server.text.normalize.en import say
-from kokoro_server.text.normalize.en.tables import (
-    GREEK,
-)
-from kokoro_server.text.normalize.en.technical import (
-    say_exponent,
-    superscript_exponent,
-)
+from kokoro_server.text.normalize.en.tables import GREEK
+from kokoro_server.text.normalize.en.technical import say_exponent, superscript_exponent
 
 
 def rules(british: bool) -> tuple[Rule, ...]:

@@ -6,9 +6,7 @@ import re
 
 from kokoro_server.text.normalize.core import START, Rule, rule
 from kokoro_server.text.normalize.en import say
-from kokoro_server.text.normalize.en.tables import (
-    TIME_ZONES,
-)
+from kokoro_server.text.normalize.en.tables import TIME_ZONES
 
 
 def rules(british: bool) -> tuple[Rule, ...]:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from kokoro_server.text.normalize.core import Rule, rule
 from kokoro_server.text.normalize.en import say
-from kokoro_server.text.normalize.en.tables import (
-    ABBREVIATIONS,
-)
+from kokoro_server.text.normalize.en.tables import ABBREVIATIONS
 
 
 def rules(british: bool) -> tuple[Rule, ...]:
