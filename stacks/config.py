@@ -12,7 +12,7 @@ context to them, and the table in docs/deploy.md is generated from them:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from stacks.app_identity import APP_NAME_PATTERN, APP_NAME_RULE, DEFAULT_APP_NAME
@@ -39,6 +39,7 @@ from stacks.regions import (
 
 if TYPE_CHECKING:  # importing constructs starts the jsii runtime (Node.js, 0.7 s): the
     # weights fetcher and the cleanup read DEFAULTS without it
+    from _typeshed import DataclassInstance
     from constructs import Node
 
 __all__ = ["DEFAULTS", "AppConfig", "ConfigError", "load_config"]
@@ -258,6 +259,15 @@ class AppConfig:
         if self.bedrock_model_is_profile:
             return self.bedrock_model_id.split(".", 1)[1]
         return self.bedrock_model_id
+
+    def settings_for[Settings: DataclassInstance](
+        self, kind: type[Settings], **given: Any
+    ) -> Settings:
+        """A construct's settings dataclass: each field not in `given` is the setting (or
+        property) of the same name here, so only what a construct names or derives
+        differently is spelled out."""
+        taken = {f.name: getattr(self, f.name) for f in fields(kind) if f.name not in given}
+        return kind(**taken, **given)
 
 
 CONTEXT_KEYS = declared_keys(AppConfig)

@@ -54,19 +54,11 @@ class TtsStack(Stack):
         tts = TtsEndpoint(
             self,
             "Tts",
-            settings=EndpointSettings(
-                endpoint_name=config.endpoint_name,
-                instance_type=config.instance_type,
-                initial_instance_count=config.initial_instance_count,
-                inference_ami_version=config.inference_ami_version,
-                startup_health_check_timeout_s=config.startup_health_check_timeout_s,
-                model_data_download_timeout_s=config.model_data_download_timeout_s,
-                voice=config.voice,
-                network_isolation=config.network_isolation,
+            settings=config.settings_for(
+                EndpointSettings,
                 provider=config.kokoro_provider,
                 create_endpoint=not config.voice_paused,
                 max_sessions=config.max_sessions_per_instance,
-                user_voices_prefix=config.user_voices_prefix,
             ),
             image=image,
             bucket=weights.bucket,
@@ -116,13 +108,8 @@ class TtsStack(Stack):
             "Dashboard",
             # Dashboards are global to an account: the region keeps two deployments apart.
             name=f"{config.app_name}-{self.region}",
-            sources=DashboardSources(
-                endpoint_name=config.endpoint_name,
-                endpoint_log_group=tts.log_group_name,
-                namespace=config.metrics_namespace,
-                target_concurrency=config.target_concurrency_per_instance,
-                first_sound_alarm_ms=config.first_sound_alarm_p95_ms,
-                alarms=alarms,
+            sources=config.settings_for(
+                DashboardSources, endpoint_log_group=tts.log_group_name, alarms=alarms
             ),
         )
         CfnOutput(self, "DashboardUrl", value=dashboard.url)

@@ -15,7 +15,11 @@ from aws_cdk import aws_cloudwatch as cloudwatch
 from constructs import Construct
 
 from stacks.constructs.service_logs import log_metric
-from stacks.constructs.tts_endpoint import ENDPOINT_METRICS_NAMESPACE, endpoint_metric
+from stacks.constructs.tts_endpoint import (
+    ENDPOINT_METRICS_NAMESPACE,
+    INVOCATION_METRICS_NAMESPACE,
+    endpoint_metric,
+)
 from stacks.log_metrics import (
     AGENT_FIRST_SOUND,
     AGENT_FIRST_TEXT,
@@ -39,16 +43,43 @@ SESSIONS_BY_END = (
     'fields ended | filter logger = "kokoro.session" and msg = "session end" '
     "| stats count(*) as sessions by ended"
 )
+# The lines of the first-sound graph: (metric, statistic, label).
+FIRST_SOUND_LINES = (
+    (SERVER_FIRST_SOUND, "p50", "server p50 (per session)"),
+    (SERVER_FIRST_SOUND, "p95", "server p95 (per session)"),
+    (AGENT_FIRST_SOUND, "p50", "agent p50 (per turn)"),
+    (AGENT_FIRST_SOUND, "p95", "agent p95 (per turn)"),
+    (AGENT_FIRST_TEXT, "p50", "agent first text p50"),
+)
 
 
 @dataclass(frozen=True)
 class DashboardSources:
+    """What the widgets draw; the names are AppConfig's (`AppConfig.settings_for`)."""
+
     endpoint_name: str
     endpoint_log_group: str
-    namespace: str  # of the log metrics
-    target_concurrency: int  # the scaling policy's target, drawn on its metric
-    first_sound_alarm_ms: int
+    metrics_namespace: str  # of the log metrics
+    target_concurrency_per_instance: int  # the scaling policy's target, drawn on its metric
+    first_sound_alarm_p95_ms: int
     alarms: Sequence[cloudwatch.IAlarm]  # empty while the voice is paused
+
+
+def _graph(
+    title: str,
+    left: Sequence[cloudwatch.IMetric],
+    *,
+    width: int = 12,
+    line: tuple[float, str] | None = None,
+) -> cloudwatch.GraphWidget:
+    """A graph of the `left` metrics, with a horizontal `line` (value, label) if given."""
+    annotations = None
+    if line:
+        value, label = line
+        annotations = [cloudwatch.HorizontalAnnotation(value=value, label=label)]
+    return cloudwatch.GraphWidget(
+        title=title, width=width, left=list(left), left_annotations=annotations
+    )
 
 
 class VoiceDashboard(Construct):
@@ -76,72 +107,54 @@ class VoiceDashboard(Construct):
             f"#dashboards:name={name}"
         )
 
+    def _log(self, spec: LogMetric, statistic: str, label: str | None = None) -> cloudwatch.Metric:
+        return log_metric(self.sources.metrics_namespace, spec, statistic, label=label)
+
+    def _endpoint(
+        self, metric: str, statistic: str, namespace: str = INVOCATION_METRICS_NAMESPACE
+    ) -> cloudwatch.Metric:
+        return endpoint_metric(self.sources.endpoint_name, metric, statistic, namespace)
+
     def _first_sound(self) -> cloudwatch.GraphWidget:
-        ns = self.sources.namespace
-        return cloudwatch.GraphWidget(
-            title="Time to first sound (ms)",
-            width=12,
-            left=[
-                log_metric(ns, SERVER_FIRST_SOUND, "p50", label="server p50 (per session)"),
-                log_metric(ns, SERVER_FIRST_SOUND, "p95", label="server p95 (per session)"),
-                log_metric(ns, AGENT_FIRST_SOUND, "p50", label="agent p50 (per turn)"),
-                log_metric(ns, AGENT_FIRST_SOUND, "p95", label="agent p95 (per turn)"),
-                log_metric(ns, AGENT_FIRST_TEXT, "p50", label="agent first text p50"),
-            ],
-            left_annotations=[
-                cloudwatch.HorizontalAnnotation(
-                    value=self.sources.first_sound_alarm_ms, label="alarm: server p95"
-                )
-            ],
+        return _graph(
+            "Time to first sound (ms)",
+            [self._log(spec, statistic, label) for spec, statistic, label in FIRST_SOUND_LINES],
+            line=(self.sources.first_sound_alarm_p95_ms, "alarm: server p95"),
         )
 
     def _sessions(self) -> cloudwatch.GraphWidget:
-        ns = self.sources.namespace
-        return cloudwatch.GraphWidget(
-            title="TTS sessions per minute",
-            width=12,
-            left=[
-                log_metric(ns, SESSIONS_ENDED, "Sum", label="ended"),
-                log_metric(ns, SESSIONS_REFUSED, "Sum", label="refused (busy)"),
-                log_metric(ns, SESSIONS_STALLED, "Sum", label="stalled"),
-                endpoint_metric(self.sources.endpoint_name, "Invocations", "Sum"),
+        return _graph(
+            "TTS sessions per minute",
+            [
+                self._log(SESSIONS_ENDED, "Sum", label="ended"),
+                self._log(SESSIONS_REFUSED, "Sum", label="refused (busy)"),
+                self._log(SESSIONS_STALLED, "Sum", label="stalled"),
+                self._endpoint("Invocations", "Sum"),
             ],
         )
 
     def _concurrency(self) -> cloudwatch.GraphWidget:
-        name = self.sources.endpoint_name
-        return cloudwatch.GraphWidget(
-            title="Concurrent streams per instance (what autoscaling tracks)",
-            width=12,
-            left=[
-                endpoint_metric(name, "ConcurrentRequestsPerModel", "Average"),
-                endpoint_metric(name, "ConcurrentRequestsPerModel", "Maximum"),
-            ],
-            left_annotations=[
-                cloudwatch.HorizontalAnnotation(
-                    value=self.sources.target_concurrency, label="scaling target"
-                )
-            ],
+        return _graph(
+            "Concurrent streams per instance (what autoscaling tracks)",
+            [self._endpoint("ConcurrentRequestsPerModel", stat) for stat in ("Average", "Maximum")],
+            line=(self.sources.target_concurrency_per_instance, "scaling target"),
         )
 
     def _utilization(self) -> cloudwatch.GraphWidget:
-        name = self.sources.endpoint_name
-        return cloudwatch.GraphWidget(
-            title="Instance utilization (%, summed over instances)",
-            width=12,
-            left=[
-                endpoint_metric(name, metric, "Average", ENDPOINT_METRICS_NAMESPACE)
+        return _graph(
+            "Instance utilization (%, summed over instances)",
+            [
+                self._endpoint(metric, "Average", ENDPOINT_METRICS_NAMESPACE)
                 for metric in ("CPUUtilization", "GPUUtilization", "GPUMemoryUtilization")
             ],
         )
 
     def _rtf(self) -> cloudwatch.GraphWidget:
-        ns = self.sources.namespace
-        return cloudwatch.GraphWidget(
-            title="Model real-time factor (per sentence)",
+        return _graph(
+            "Model real-time factor (per sentence)",
+            [self._log(MODEL_RTF, stat) for stat in ("p50", "p95", "Maximum")],
             width=8,
-            left=[log_metric(ns, MODEL_RTF, stat) for stat in ("p50", "p95", "Maximum")],
-            left_annotations=[cloudwatch.HorizontalAnnotation(value=1, label="real time")],
+            line=(1, "real time"),
         )
 
     def _sentences(self) -> cloudwatch.GraphWidget:
@@ -156,20 +169,13 @@ class VoiceDashboard(Construct):
 
     def _counts(self, title: str, *metrics: tuple[LogMetric, str]) -> cloudwatch.GraphWidget:
         """Per-minute sums of log metrics, each line labelled."""
-        ns = self.sources.namespace
-        return cloudwatch.GraphWidget(
-            title=title,
-            width=8,
-            left=[log_metric(ns, spec, "Sum", label=label) for spec, label in metrics],
-        )
+        return _graph(title, [self._log(spec, "Sum", label) for spec, label in metrics], width=8)
 
     def _errors(self) -> cloudwatch.GraphWidget:
-        name = self.sources.endpoint_name
-        return cloudwatch.GraphWidget(
-            title="Endpoint errors",
-            width=12,
-            left=[
-                endpoint_metric(name, metric, "Sum")
+        return _graph(
+            "Endpoint errors",
+            [
+                self._endpoint(metric, "Sum")
                 for metric in ("Invocation5XXErrors", "InvocationModelErrors")
             ],
         )

@@ -1,5 +1,6 @@
 """The context keys are declared once (stacks/config.py): cdk.json and the docs table agree with
-the declarations, and every value is read and refused the same way, naming the key.
+the declarations, every value is read and refused the same way, naming the key, and a
+construct's settings are filled from the keys of the same name (`AppConfig.settings_for`).
 
 cdk.json is checked, not generated: it also holds the CDK's feature flags, which the CDK CLI
 writes and people edit, so it stays a hand-kept file that this test holds to the declarations.
@@ -11,6 +12,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -103,6 +105,20 @@ def test_bad_values_are_refused_with_the_key_and_the_fix(
 ) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(App(context=context).node)
+
+
+def test_settings_for_copies_the_same_named_settings_and_keeps_the_given_ones() -> None:
+    @dataclass(frozen=True)
+    class Settings:
+        voice: str
+        endpoint_name: str  # a property of AppConfig, not a context key
+        alarms: int  # no setting of that name: the caller gives it
+
+    config = load_config(App(context={"voice": "bf_emma"}).node)
+    given = config.settings_for(Settings, alarms=3)
+    assert given == Settings(voice="bf_emma", endpoint_name="kokoro-voice-tts", alarms=3)
+    with pytest.raises(AttributeError, match="alarms"):
+        config.settings_for(Settings)
 
 
 def _key_of(row: str) -> str:
