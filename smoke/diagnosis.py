@@ -92,7 +92,7 @@ _DENIED = re.compile(
     r"(?:User: (?P<principal>\S+) )?is not authorized to perform: (?P<action>[\w-]+:[\w*]+)"
     r"(?: on resource: (?P<resource>\S+))?(?: (?P<reason>(?:because|with an explicit) .+))?",
 )
-_NOT_FOUND = re.compile(r"not found|could not find|does not exist|no such", re.IGNORECASE)
+_NOT_FOUND_TEXT = re.compile(r"not found|could not find|does not exist|no such", re.IGNORECASE)
 _EMBEDDED_CODE = re.compile(r"\b([A-Z][A-Za-z]+(?:Exception|Error))\b")
 
 CREDENTIALS_ADVICE = (
@@ -105,6 +105,127 @@ BIDI_PORT_ADVICE = (
     "default port 443 gets exactly this: a stream that opens and never answers. Check the "
     "transport's endpoint and port (and any AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2), then the "
     "container's log group /aws/sagemaker/Endpoints/<endpoint>"
+)
+
+
+@dataclass(frozen=True)
+class _Message:
+    """One entry of the catalogue below: a cause, what happened and what to do.
+
+    `summary` is a `str.format` template over the call's `operation` and `resource` and the
+    fields a diagnosis fills in (`detail`, `code`, `message`, ...)."""
+
+    cause: Cause
+    summary: str
+    advice: str
+
+    def about(self, call: Call, **fields: object) -> Diagnosis:
+        summary = self.summary.format(operation=call.operation, resource=call.resource, **fields)
+        return Diagnosis(self.cause, summary, self.advice)
+
+
+# The catalogue: every fixed message a check can report (access denied and the endpoint's
+# state are composed from what AWS said, in their functions below).
+_BAD_CREDENTIALS = _Message(
+    Cause.BAD_CREDENTIALS,
+    "{operation}: AWS rejected the credentials ({code}: {message})",
+    "refresh or fix the credentials (expired session? `aws sso login`), then re-run",
+)
+_THROTTLED = _Message(
+    Cause.THROTTLED,
+    "{operation} was throttled ({code}: {message})",
+    "wait and re-run; if it persists, check the service quotas of the account",
+)
+# AWS error codes with a message of their own (fields: code, message).
+_BY_CODE: dict[str, _Message] = {
+    **dict.fromkeys(BAD_CREDENTIAL_CODES, _BAD_CREDENTIALS),
+    **dict.fromkeys(THROTTLING_CODES, _THROTTLED),
+    "ModelNotReadyException": _Message(
+        Cause.NOT_IN_SERVICE,
+        "{operation}: the model is not ready ({message})",
+        "wait until the endpoint finished starting, then re-run",
+    ),
+    "ModelError": _Message(
+        Cause.MODEL_ERROR,
+        "{operation}: the Kokoro container answered with an error: {message}",
+        "the request reached the container; read its log group "
+        "/aws/sagemaker/Endpoints/<endpoint> for the cause",
+    ),
+    "RuntimeClientError": _Message(
+        Cause.AGENT_ERROR,
+        "{operation}: the agent container failed: {message}",
+        "read the runtime's log group /aws/bedrock-agentcore/runtimes/<runtime id>-DEFAULT",
+    ),
+}
+_AGENT_EVENT = _Message(
+    Cause.AGENT_ERROR,
+    "the agent answered with error {code}: {message}",
+    "read the runtime's log group /aws/bedrock-agentcore/runtimes/<runtime id>-DEFAULT; "
+    "tts_* codes mean the agent could not use the TTS endpoint",
+)
+_STREAM_FAILED = _Message(
+    Cause.STREAM_FAILED,
+    "{operation}: the stream failed ({code}: {message})",
+    "read the endpoint's log group /aws/sagemaker/Endpoints/<endpoint>; a stream that "
+    "ends early usually means the container stopped or restarted",
+)
+_CONTAINER_ERROR = _Message(
+    Cause.MODEL_ERROR,
+    "{operation}: the Kokoro container answered error {code}: {message}",
+    "the stream works; the request was refused (a voice the deployed weights lack? "
+    "see docs/protocol.md for the error codes)",
+)
+_NO_CREDENTIALS = _Message(
+    Cause.NO_CREDENTIALS,
+    "{operation}: no usable AWS credentials ({detail})",
+    CREDENTIALS_ADVICE,
+)
+_NOT_FOUND = _Message(
+    Cause.NOT_FOUND,
+    "{operation}: {resource} not found ({detail})",
+    "check the name/ARN and the region (--region, AWS_REGION); `npx cdk deploy --all` "
+    "creates them, and the stack outputs name them",
+)
+_STREAM_NO_RESPONSE = _Message(
+    Cause.NO_RESPONSE,
+    "{operation}: the stream opened but nothing came back{within}: wrong port "
+    "or no response{extra}",
+    BIDI_PORT_ADVICE,
+)
+_NO_RESPONSE = _Message(
+    Cause.NO_RESPONSE,
+    "{operation}: connected, but no response{within}{extra}",
+    "something accepted the connection and never answered: check endpoint overrides "
+    "(AWS_ENDPOINT_URL*), proxies and the port, then the service's logs",
+)
+_STREAM_NOT_OPENED = _Message(
+    Cause.NO_RESPONSE,
+    "{operation}: the stream did not open within {timeout_s:g} s",
+    "the SDK neither connected nor failed: check network access to the endpoint's host "
+    "and port 8443 (VPN, proxy, firewall, AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2)",
+)
+_NO_AUDIO = _Message(
+    Cause.NO_AUDIO,
+    "{operation}: the stream answered ({seen}) but sent no audio{within}",
+    "the service is reachable and accepted the request; the synthesis side is silent. "
+    "Read the endpoint's log group /aws/sagemaker/Endpoints/<endpoint> (model loaded? "
+    "voice known?)",
+)
+_UNREACHABLE = _Message(
+    Cause.UNREACHABLE,
+    "{operation}: could not connect ({detail})",
+    "check the region, DNS and network path (VPN, proxy, firewall) to the AWS endpoint",
+)
+_PROTOCOL = _Message(
+    Cause.PROTOCOL,
+    "{operation}: {detail}",
+    "the service answered, but not as the session protocol says (docs/protocol.md): "
+    "check that the deployed image is this version of container/",
+)
+_UNEXPECTED = _Message(
+    Cause.UNEXPECTED,
+    "{operation} failed: {detail}",
+    "not a cause this check knows; the message above is AWS's or the SDK's own",
 )
 
 
@@ -164,44 +285,15 @@ def _from_crt_text(text: str, call: Call) -> Diagnosis | None:
 
 def from_aws_error(code: str, message: str, call: Call, status: int | None = None) -> Diagnosis:
     """An AWS error response: its code (e.g. AccessDeniedException) and message."""
-    denied = _DENIED.search(message)
-    if code in ACCESS_DENIED_CODES or denied:
+    if code in ACCESS_DENIED_CODES or _DENIED.search(message):
         return access_denied(call, message)
-    if code in BAD_CREDENTIAL_CODES:
-        return Diagnosis(
-            Cause.BAD_CREDENTIALS,
-            f"{call.operation}: AWS rejected the credentials ({code}: {message})",
-            "refresh or fix the credentials (expired session? `aws sso login`), then re-run",
-        )
     if code == "ResourceNotFoundException" or (
-        code in VALIDATION_CODES and _NOT_FOUND.search(message)
+        code in VALIDATION_CODES and _NOT_FOUND_TEXT.search(message)
     ):
         return not_found(call, f"{code}: {message}")
-    if code in THROTTLING_CODES:
-        return Diagnosis(
-            Cause.THROTTLED,
-            f"{call.operation} was throttled ({code}: {message})",
-            "wait and re-run; if it persists, check the service quotas of the account",
-        )
-    if code == "ModelNotReadyException":
-        return Diagnosis(
-            Cause.NOT_IN_SERVICE,
-            f"{call.operation}: the model is not ready ({message})",
-            "wait until the endpoint finished starting, then re-run",
-        )
-    if code == "ModelError":
-        return Diagnosis(
-            Cause.MODEL_ERROR,
-            f"{call.operation}: the Kokoro container answered with an error: {message}",
-            "the request reached the container; read its log group "
-            "/aws/sagemaker/Endpoints/<endpoint> for the cause",
-        )
-    if code == "RuntimeClientError":
-        return Diagnosis(
-            Cause.AGENT_ERROR,
-            f"{call.operation}: the agent container failed: {message}",
-            "read the runtime's log group /aws/bedrock-agentcore/runtimes/<runtime id>-DEFAULT",
-        )
+    known = _BY_CODE.get(code)
+    if known is not None:
+        return known.about(call, code=code, message=message)
     shown = f"{code} (HTTP {status})" if status else code or "error"
     return unexpected(call, f"{shown}: {message}")
 
@@ -221,31 +313,16 @@ def from_event(code: str, message: str, call: Call) -> Diagnosis:
     for embedded in _EMBEDDED_CODE.findall(message):
         if embedded in BAD_CREDENTIAL_CODES | THROTTLING_CODES | {"ResourceNotFoundException"}:
             return from_aws_error(embedded, message, call)
-        if embedded in VALIDATION_CODES and _NOT_FOUND.search(message):
+        if embedded in VALIDATION_CODES and _NOT_FOUND_TEXT.search(message):
             return not_found(call, message)
     if call.action.startswith("bedrock-agentcore:"):
-        return Diagnosis(
-            Cause.AGENT_ERROR,
-            f"the agent answered with error {code}: {message}",
-            "read the runtime's log group /aws/bedrock-agentcore/runtimes/<runtime id>-DEFAULT; "
-            "tts_* codes mean the agent could not use the TTS endpoint",
-        )
-    return Diagnosis(
-        Cause.STREAM_FAILED,
-        f"{call.operation}: the stream failed ({code}: {message})",
-        "read the endpoint's log group /aws/sagemaker/Endpoints/<endpoint>; a stream that "
-        "ends early usually means the container stopped or restarted",
-    )
+        return _AGENT_EVENT.about(call, code=code, message=message)
+    return _STREAM_FAILED.about(call, code=code, message=message)
 
 
 def container_error(call: Call, code: str, message: str) -> Diagnosis:
     """An `error` message of the TTS session protocol: the container refused the request."""
-    return Diagnosis(
-        Cause.MODEL_ERROR,
-        f"{call.operation}: the Kokoro container answered error {code}: {message}",
-        "the stream works; the request was refused (a voice the deployed weights lack? "
-        "see docs/protocol.md for the error codes)",
-    )
+    return _CONTAINER_ERROR.about(call, code=code, message=message)
 
 
 def access_denied(call: Call, message: str) -> Diagnosis:
@@ -269,20 +346,11 @@ def access_denied(call: Call, message: str) -> Diagnosis:
 
 
 def no_credentials(call: Call, detail: str) -> Diagnosis:
-    return Diagnosis(
-        Cause.NO_CREDENTIALS,
-        f"{call.operation}: no usable AWS credentials ({detail})",
-        CREDENTIALS_ADVICE,
-    )
+    return _NO_CREDENTIALS.about(call, detail=detail)
 
 
 def not_found(call: Call, detail: str) -> Diagnosis:
-    return Diagnosis(
-        Cause.NOT_FOUND,
-        f"{call.operation}: {call.resource} not found ({detail})",
-        "check the name/ARN and the region (--region, AWS_REGION); `npx cdk deploy --all` "
-        "creates them, and the stack outputs name them",
-    )
+    return _NOT_FOUND.about(call, detail=detail)
 
 
 def not_in_service(endpoint: str, status: str, failure_reason: str | None) -> Diagnosis:
@@ -307,64 +375,32 @@ def not_in_service(endpoint: str, status: str, failure_reason: str | None) -> Di
     )
 
 
+def _within(timeout_s: float | None) -> str:
+    return f" within {timeout_s:g} s" if timeout_s else ""
+
+
 def no_response(call: Call, timeout_s: float | None, detail: str | None = None) -> Diagnosis:
-    within = f" within {timeout_s:g} s" if timeout_s else ""
+    # The bidirectional stream's silence has its own likely cause: the wrong port.
+    message = _STREAM_NO_RESPONSE if call.stream else _NO_RESPONSE
     extra = f" ({detail})" if detail else ""
-    if call.stream:
-        return Diagnosis(
-            Cause.NO_RESPONSE,
-            f"{call.operation}: the stream opened but nothing came back{within}: wrong port "
-            f"or no response{extra}",
-            BIDI_PORT_ADVICE,
-        )
-    return Diagnosis(
-        Cause.NO_RESPONSE,
-        f"{call.operation}: connected, but no response{within}{extra}",
-        "something accepted the connection and never answered: check endpoint overrides "
-        "(AWS_ENDPOINT_URL*), proxies and the port, then the service's logs",
-    )
+    return message.about(call, within=_within(timeout_s), extra=extra)
 
 
 def stream_not_opened(call: Call, timeout_s: float) -> Diagnosis:
-    return Diagnosis(
-        Cause.NO_RESPONSE,
-        f"{call.operation}: the stream did not open within {timeout_s:g} s",
-        "the SDK neither connected nor failed: check network access to the endpoint's host "
-        "and port 8443 (VPN, proxy, firewall, AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2)",
-    )
+    return _STREAM_NOT_OPENED.about(call, timeout_s=timeout_s)
 
 
 def no_audio(call: Call, seen: str, timeout_s: float | None = None) -> Diagnosis:
-    within = f" within {timeout_s:g} s" if timeout_s else ""
-    return Diagnosis(
-        Cause.NO_AUDIO,
-        f"{call.operation}: the stream answered ({seen}) but sent no audio{within}",
-        "the service is reachable and accepted the request; the synthesis side is silent. "
-        "Read the endpoint's log group /aws/sagemaker/Endpoints/<endpoint> (model loaded? "
-        "voice known?)",
-    )
+    return _NO_AUDIO.about(call, seen=seen, within=_within(timeout_s))
 
 
 def unreachable(call: Call, detail: str) -> Diagnosis:
-    return Diagnosis(
-        Cause.UNREACHABLE,
-        f"{call.operation}: could not connect ({detail})",
-        "check the region, DNS and network path (VPN, proxy, firewall) to the AWS endpoint",
-    )
+    return _UNREACHABLE.about(call, detail=detail)
 
 
 def protocol(call: Call, detail: str) -> Diagnosis:
-    return Diagnosis(
-        Cause.PROTOCOL,
-        f"{call.operation}: {detail}",
-        "the service answered, but not as the session protocol says (docs/protocol.md): "
-        "check that the deployed image is this version of container/",
-    )
+    return _PROTOCOL.about(call, detail=detail)
 
 
 def unexpected(call: Call, detail: str) -> Diagnosis:
-    return Diagnosis(
-        Cause.UNEXPECTED,
-        f"{call.operation} failed: {detail}",
-        "not a cause this check knows; the message above is AWS's or the SDK's own",
-    )
+    return _UNEXPECTED.about(call, detail=detail)

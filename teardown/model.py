@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from stacks.app_identity import APP_TAG_KEY as APP_TAG_KEY  # the CDK app's tag key
@@ -26,6 +26,8 @@ DELETE_ORDER = (
 
 CHECKED = "CHECKED"
 UNCHECKED = "UNCHECKED"
+# Finding fields the report (JSON) names otherwise.
+_REPORT_NAMES = {"usd_per_hour": "est_usd_per_hour", "usd_per_month": "est_usd_per_month"}
 
 
 @dataclass
@@ -45,19 +47,8 @@ class Finding:
     ref: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "service": self.service,
-            "kind": self.kind,
-            "name": self.name,
-            "status": self.status,
-            "detail": self.detail,
-            "billing": self.billing,
-            "est_usd_per_hour": self.usd_per_hour,
-            "est_usd_per_month": self.usd_per_month,
-            "deletable": self.deletable,
-            "note": self.note,
-            "ref": self.ref,
-        }
+        """Every field, in order; the report names the costs as the estimates they are."""
+        return {_REPORT_NAMES.get(f.name, f.name): getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass

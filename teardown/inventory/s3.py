@@ -13,6 +13,7 @@ from teardown.aws import error_code, is_access_denied
 from teardown.config import WEIGHTS_BUCKET_CONTEXT_KEY
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import Finding, ServiceCheck
+from teardown.paging import paginated
 from teardown.scope import Scope
 
 
@@ -68,46 +69,45 @@ def reuse_note(bucket: str, keep: bool) -> str:
 def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Finding]:
     s3 = scope.clients.get("s3")
     found: list[Finding] = []
-    for page in s3.get_paginator("list_buckets").paginate():
-        for bucket in page.get("Buckets", []):
-            name = bucket["Name"]
-            try:
-                region = bucket.get("BucketRegion") or bucket_region(s3, name)
-                if region != scope.region:
-                    continue
-                tags = bucket_tags(s3, name)
-            except ClientError as exc:
-                if error_code(exc) == "NoSuchBucket":
-                    continue  # deleted between the listing and this call
-                # Cannot tell whether it is ours: say so instead of calling S3 clean, and go on
-                # with the other buckets.
-                why = "access denied" if is_access_denied(exc) else error_code(exc)
-                check.unchecked(f"bucket {name}: cannot read its region/tags ({why})")
+    for bucket in paginated(s3, "list_buckets", "Buckets"):
+        name = bucket["Name"]
+        try:
+            region = bucket.get("BucketRegion") or bucket_region(s3, name)
+            if region != scope.region:
                 continue
-            if not is_app(tags, scope.app_name):
-                continue
-            stats = bucket_stats(s3, name)
-            versioning = s3.get_bucket_versioning(Bucket=name).get("Status", "Disabled")
-            monthly = pricing.storage_usd_per_month(
-                stats.size_bytes, pricing.S3_STANDARD_USD_PER_GB_MONTH
+            tags = bucket_tags(s3, name)
+        except ClientError as exc:
+            if error_code(exc) == "NoSuchBucket":
+                continue  # deleted between the listing and this call
+            # Cannot tell whether it is ours: say so instead of calling S3 clean, and go on
+            # with the other buckets.
+            why = "access denied" if is_access_denied(exc) else error_code(exc)
+            check.unchecked(f"bucket {name}: cannot read its region/tags ({why})")
+            continue
+        if not is_app(tags, scope.app_name):
+            continue
+        stats = bucket_stats(s3, name)
+        versioning = s3.get_bucket_versioning(Bucket=name).get("Status", "Disabled")
+        monthly = pricing.storage_usd_per_month(
+            stats.size_bytes, pricing.S3_STANDARD_USD_PER_GB_MONTH
+        )
+        found.append(
+            Finding(
+                service="s3",
+                kind="bucket",
+                name=name,
+                status="retained",
+                detail=(
+                    f"{stats.current_objects} objects, {stats.noncurrent_versions} "
+                    f"non-current versions, {stats.delete_markers} delete markers, "
+                    f"{pricing.human_bytes(stats.size_bytes)} in all versions; "
+                    f"versioning {versioning}"
+                ),
+                billing=stats.size_bytes > 0,
+                usd_per_month=monthly,
+                deletable=not scope.keep_weights_bucket,
+                note=reuse_note(name, scope.keep_weights_bucket),
+                ref={"versioning": versioning, "reuse_with": reuse_args(name), **asdict(stats)},
             )
-            found.append(
-                Finding(
-                    service="s3",
-                    kind="bucket",
-                    name=name,
-                    status="retained",
-                    detail=(
-                        f"{stats.current_objects} objects, {stats.noncurrent_versions} "
-                        f"non-current versions, {stats.delete_markers} delete markers, "
-                        f"{pricing.human_bytes(stats.size_bytes)} in all versions; "
-                        f"versioning {versioning}"
-                    ),
-                    billing=stats.size_bytes > 0,
-                    usd_per_month=monthly,
-                    deletable=not scope.keep_weights_bucket,
-                    note=reuse_note(name, scope.keep_weights_bucket),
-                    ref={"versioning": versioning, "reuse_with": reuse_args(name), **asdict(stats)},
-                )
-            )
+        )
     return found

@@ -17,6 +17,7 @@ from smoke.agent_runtime import PROMPT, run_agent_check
 from smoke.diagnosis import Cause
 from tests.support.aws_front import AwsFront, signed_with
 from tests.support.listeners import SilentListener
+from tests.support.smoke_results import diagnosed, passed_timings
 from tests.support.smoke_world import KEY_ID, REGION, RUNTIME_ARN, front_client
 from voice_agent.app import create_app as create_agent_app
 from voice_agent.llm import ReplayedAnswerSource
@@ -33,9 +34,8 @@ def test_one_invocation_streams_audio_from_the_real_agent(
     aws_env: pytest.MonkeyPatch, front: AwsFront, front_url: str
 ) -> None:
     result = run_agent_check(agentcore_client(aws_env, front_url), RUNTIME_ARN, PROMPT, None, 60)
-    assert result.ok, result.diagnosis
-    assert result.first_audio_ms is not None and result.total_ms is not None
-    assert 0 < result.first_audio_ms < result.total_ms
+    first_audio_ms, total_ms = passed_timings(result)
+    assert 0 < first_audio_ms < total_ms
     assert result.detail.startswith("2 sentences, ")
     # What boto3 really sent: AgentCore's path with the ARN escaped, the payload, SigV4 for
     # the region and the `bedrock-agentcore` signing name.
@@ -57,10 +57,9 @@ def test_access_denied_names_the_missing_action(
         "deny in a service control policy",
     )
     result = run_agent_check(agentcore_client(aws_env, front_url), RUNTIME_ARN, PROMPT, None, 60)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.ACCESS_DENIED
-    assert "missing permission bedrock-agentcore:InvokeAgentRuntime" in result.diagnosis.summary
-    assert "explicit deny (in a service control policy)" in result.diagnosis.advice
+    diagnosis = diagnosed(result, Cause.ACCESS_DENIED)
+    assert "missing permission bedrock-agentcore:InvokeAgentRuntime" in diagnosis.summary
+    assert "explicit deny (in a service control policy)" in diagnosis.advice
 
 
 def test_unknown_runtime_is_not_found(
@@ -68,9 +67,8 @@ def test_unknown_runtime_is_not_found(
 ) -> None:
     front.fail_with("agent", 404, "ResourceNotFoundException", "No agent runtime found")
     result = run_agent_check(agentcore_client(aws_env, front_url), RUNTIME_ARN, PROMPT, None, 60)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NOT_FOUND
-    assert RUNTIME_ARN in result.diagnosis.summary
+    diagnosis = diagnosed(result, Cause.NOT_FOUND)
+    assert RUNTIME_ARN in diagnosis.summary
 
 
 @pytest.fixture
@@ -94,9 +92,8 @@ def test_the_agents_own_error_event_is_reported(
 ) -> None:
     client = agentcore_client(aws_env, agent_without_tts)
     result = run_agent_check(client, RUNTIME_ARN, PROMPT, None, 60)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.AGENT_ERROR
-    assert "the agent answered with error tts_" in result.diagnosis.summary
+    diagnosis = diagnosed(result, Cause.AGENT_ERROR)
+    assert "the agent answered with error tts_" in diagnosis.summary
 
 
 def test_a_runtime_that_never_answers_is_no_response(aws_env: pytest.MonkeyPatch) -> None:
@@ -104,5 +101,4 @@ def test_a_runtime_that_never_answers_is_no_response(aws_env: pytest.MonkeyPatch
         client = agentcore_client(aws_env, f"http://127.0.0.1:{silent.port}", timeout_s=1.0)
         result = run_agent_check(client, RUNTIME_ARN, PROMPT, None, 1.0)
         assert silent.accepted == 1
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NO_RESPONSE
+    diagnosed(result, Cause.NO_RESPONSE)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +24,15 @@ from smoke.cli import sagemaker_transport
 from smoke.diagnosis import Cause
 from tests.support.listeners import SilentListener, audioless_tts_server, mute_tts_server
 from tests.support.servers import ThreadedServer
+from tests.support.smoke_results import diagnosed, passed_timings
 from tests.support.smoke_world import ENDPOINT, REGION
 
 
 @pytest.mark.model
 async def test_two_sentences_and_a_cancel_with_the_real_model(server: ThreadedServer) -> None:
     result = await run_stream_check(WebSocketTts(server.ws), "local", None, 60)
-    assert result.ok, result.diagnosis
-    assert result.first_audio_ms is not None and result.total_ms is not None
-    assert 0 < result.first_audio_ms < result.total_ms
+    first_audio_ms, total_ms = passed_timings(result)
+    assert 0 < first_audio_ms < total_ms
     assert result.detail.startswith("2 sentences, ")
     seconds = float(result.detail.split(", ")[1].split(" s of audio")[0])
     assert 1.0 < seconds < 15.0  # two sentences of real speech
@@ -46,26 +48,40 @@ async def test_two_sentences_and_a_cancel_with_the_real_model(server: ThreadedSe
 @pytest.mark.model
 async def test_an_unknown_voice_is_the_containers_error(server: ThreadedServer) -> None:
     result = await run_stream_check(WebSocketTts(server.ws), "local", "xx_nobody", 60)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.MODEL_ERROR
-    assert "unknown_voice" in result.diagnosis.summary
+    diagnosis = diagnosed(result, Cause.MODEL_ERROR)
+    assert "unknown_voice" in diagnosis.summary
 
 
-async def test_a_stream_that_opens_and_stays_silent_is_no_response() -> None:
-    async with mute_tts_server() as url:
+@pytest.mark.parametrize(
+    ("serve", "cause", "in_summary", "in_advice"),
+    [
+        pytest.param(
+            mute_tts_server,
+            Cause.NO_RESPONSE,
+            "the stream opened but nothing came back within 1 s",
+            "port 8443",
+            id="opens-and-stays-silent-is-no-response",
+        ),
+        pytest.param(
+            audioless_tts_server,
+            Cause.NO_AUDIO,
+            "(sentence_start)",
+            "the synthesis side is silent",
+            id="answers-without-audio-is-no-audio",
+        ),
+    ],
+)
+async def test_a_stream_that_sends_no_audio_is_diagnosed(
+    serve: Callable[[], AbstractAsyncContextManager[str]],
+    cause: Cause,
+    in_summary: str,
+    in_advice: str,
+) -> None:
+    async with serve() as url:
         result = await run_stream_check(WebSocketTts(url), ENDPOINT, None, 1.0)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NO_RESPONSE
-    assert "the stream opened but nothing came back within 1 s" in result.diagnosis.summary
-    assert "port 8443" in result.diagnosis.advice
-
-
-async def test_a_stream_that_answers_without_audio_is_no_audio() -> None:
-    async with audioless_tts_server() as url:
-        result = await run_stream_check(WebSocketTts(url), ENDPOINT, None, 1.0)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NO_AUDIO
-    assert "(sentence_start)" in result.diagnosis.summary
+    diagnosis = diagnosed(result, cause)
+    assert in_summary in diagnosis.summary
+    assert in_advice in diagnosis.advice
 
 
 async def test_a_transport_failure_is_reported_with_its_cause() -> None:
@@ -91,12 +107,8 @@ async def test_a_transport_failure_is_reported_with_its_cause() -> None:
             )
 
     result = await run_stream_check(Refused(), ENDPOINT, None, 5)  # type: ignore[arg-type]
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.ACCESS_DENIED
-    assert (
-        "missing permission sagemaker:InvokeEndpointWithBidirectionalStream"
-        in result.diagnosis.summary
-    )
+    diagnosis = diagnosed(result, Cause.ACCESS_DENIED)
+    assert "missing permission sagemaker:InvokeEndpointWithBidirectionalStream" in diagnosis.summary
 
 
 # --- the real SageMaker transport (HTTP/2 SDK), as the CLI builds it -------------------------
@@ -119,10 +131,9 @@ async def test_the_real_transport_on_a_port_that_never_answers_is_no_response(
         )
         transport = sagemaker_transport(ENDPOINT, REGION)
         result = await run_stream_check(transport, ENDPOINT, None, 1.0)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NO_RESPONSE
-    assert "nothing came back within 1 s: wrong port or no response" in result.diagnosis.summary
-    assert "8443" in result.diagnosis.advice
+    diagnosis = diagnosed(result, Cause.NO_RESPONSE)
+    assert "nothing came back within 1 s: wrong port or no response" in diagnosis.summary
+    assert "8443" in diagnosis.advice
 
 
 async def test_the_real_transport_without_credentials_says_so(
@@ -138,9 +149,8 @@ async def test_the_real_transport_without_credentials_says_so(
             "AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME_HTTP2", f"https://127.0.0.1:{silent.port}"
         )
         result = await run_stream_check(sagemaker_transport(ENDPOINT, REGION), ENDPOINT, None, 20)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NO_CREDENTIALS, result.diagnosis
-    assert "AwsCredentialsError: no AWS credentials found" in result.diagnosis.summary
+    diagnosis = diagnosed(result, Cause.NO_CREDENTIALS)
+    assert "AwsCredentialsError: no AWS credentials found" in diagnosis.summary
     assert silent.accepted == 0  # nothing unsigned left
 
 
@@ -153,7 +163,6 @@ async def test_the_real_transport_on_a_closed_port_is_unreachable_at_once(
     started = time.monotonic()
     result = await run_stream_check(sagemaker_transport(ENDPOINT, REGION), ENDPOINT, None, 60)
     waited_s = time.monotonic() - started
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.UNREACHABLE, result.diagnosis
-    assert "AWS_IO_SOCKET_CONNECTION_REFUSED" in result.diagnosis.summary
+    diagnosis = diagnosed(result, Cause.UNREACHABLE)
+    assert "AWS_IO_SOCKET_CONNECTION_REFUSED" in diagnosis.summary
     assert waited_s < 30, waited_s  # not the check's 60 s timeout

@@ -12,6 +12,7 @@ from smoke.diagnosis import Cause
 from smoke.invoke_endpoint import TEXT, run_invoke_check
 from tests.support.aws_front import AwsFront, signed_with
 from tests.support.listeners import SilentListener
+from tests.support.smoke_results import diagnosed, passed_timings
 from tests.support.smoke_world import ENDPOINT, KEY_ID, REGION, front_client
 
 pytestmark = pytest.mark.model
@@ -25,9 +26,8 @@ def test_one_invocation_returns_wav_from_the_real_model(
     aws_env: pytest.MonkeyPatch, front: AwsFront, front_url: str
 ) -> None:
     result = run_invoke_check(runtime_client(aws_env, front_url), ENDPOINT, None, 60)
-    assert result.ok, result.diagnosis
-    assert result.first_audio_ms is not None and result.total_ms is not None
-    assert 0 < result.first_audio_ms <= result.total_ms
+    first_audio_ms, total_ms = passed_timings(result)
+    assert 0 < first_audio_ms <= total_ms
     seconds = float(result.detail.split(" s of WAV")[0])
     assert 0.5 < seconds < 10.0  # one sentence of real speech
     # What the client really sent: SageMaker's path, the container's JSON body, SigV4 for
@@ -43,9 +43,8 @@ def test_container_error_is_a_model_error_with_the_containers_message(
     aws_env: pytest.MonkeyPatch, front: AwsFront, front_url: str
 ) -> None:
     result = run_invoke_check(runtime_client(aws_env, front_url), ENDPOINT, "xx_nobody", 60)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.MODEL_ERROR
-    assert "unknown_voice" in result.diagnosis.summary  # the real container's error code
+    diagnosis = diagnosed(result, Cause.MODEL_ERROR)
+    assert "unknown_voice" in diagnosis.summary  # the real container's error code
     assert json.loads(front.requests[0].body)["voice"] == "xx_nobody"
 
 
@@ -77,10 +76,9 @@ def test_access_denied_names_the_missing_action(
 ) -> None:
     front.fail_with("invoke", 403, "AccessDeniedException", message)
     result = run_invoke_check(runtime_client(aws_env, front_url), ENDPOINT, None, 60)
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.ACCESS_DENIED
-    assert f"missing permission {action}" in result.diagnosis.summary
-    assert in_advice in result.diagnosis.advice
+    diagnosis = diagnosed(result, Cause.ACCESS_DENIED)
+    assert f"missing permission {action}" in diagnosis.summary
+    assert in_advice in diagnosis.advice
 
 
 def test_endpoint_missing_at_invocation_is_not_found(
@@ -90,7 +88,7 @@ def test_endpoint_missing_at_invocation_is_not_found(
     message = f"Endpoint {ENDPOINT} of account 123456789012 not found."
     front.fail_with("invoke", 400, "ValidationError", message)
     result = run_invoke_check(runtime_client(aws_env, front_url), ENDPOINT, None, 60)
-    assert result.diagnosis is not None and result.diagnosis.cause is Cause.NOT_FOUND
+    diagnosed(result, Cause.NOT_FOUND)
 
 
 def test_a_listener_that_never_answers_is_no_response_after_the_timeout(
@@ -100,6 +98,5 @@ def test_a_listener_that_never_answers_is_no_response_after_the_timeout(
         client = runtime_client(aws_env, f"http://127.0.0.1:{silent.port}", timeout_s=1.0)
         result = run_invoke_check(client, ENDPOINT, None, 1.0)
         assert silent.accepted == 1  # one attempt: the smoke check does not retry
-    assert result.diagnosis is not None
-    assert result.diagnosis.cause is Cause.NO_RESPONSE
-    assert "no response within 1 s" in result.diagnosis.summary
+    diagnosis = diagnosed(result, Cause.NO_RESPONSE)
+    assert "no response within 1 s" in diagnosis.summary
