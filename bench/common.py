@@ -24,6 +24,7 @@ from typing import Any
 from kokoro_stream.base import TtsTransport
 from kokoro_stream.messages import DEFAULT_SAMPLE_RATE
 
+from bench.machine import machine_info
 from bench.tables import print_tables
 from devkit.local_stack import tts_server
 from devkit.paths import OUT_DIR, REPO_ROOT
@@ -274,3 +275,23 @@ def on_target(args: argparse.Namespace, quick_runs: int, measure: OnTarget) -> d
     runs = resolve_runs(args, quick_runs)
     with open_target(args) as target:
         return asyncio.run(measure(args, target, runs))
+
+
+def result_head(
+    name: str,
+    args: argparse.Namespace,
+    runs: int,
+    target: Target,
+    provider_in_use: list[str] | None,
+) -> dict[str, Any]:
+    """The keys an on-target benchmark's result starts with, in the order its JSON keeps.
+
+    provider_in_use: what the engine measured here reported (None when the server is not ours)."""
+    return {
+        "name": name,
+        "quick": bool(args.quick),
+        "runs": runs,
+        "warmup": args.warmup,
+        "target": {"kind": target.kind, "description": target.description},
+        "machine": machine_info(provider_in_use),
+    }

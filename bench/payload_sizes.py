@@ -30,11 +30,11 @@ from bench.common import (
     add_common_args,
     on_target,
     read_paragraph,
+    result_head,
     run_benchmark,
     run_interleaved,
 )
 from bench.engine_bench import server_providers
-from bench.machine import machine_info
 from devkit.stats import summarize
 from devkit.tts_client import StreamResult
 from kokoro_server.audio.encoding import DEFAULT_RATES, SAMPLE_RATES
@@ -173,13 +173,9 @@ async def measure(args: argparse.Namespace, target: Target, runs: int) -> dict[s
     modes = build_modes(target, paragraph, args.sample_rate)
     print(f"{len(modes)} formats, {args.warmup} warm-up round(s), {runs} measured runs")
     samples = await run_interleaved(modes, runs, args.warmup)
+    providers = server_providers() if target.same_machine else None
     result: dict[str, Any] = {
-        "name": NAME,
-        "quick": bool(args.quick),
-        "runs": runs,
-        "warmup": args.warmup,
-        "target": {"kind": target.kind, "description": target.description},
-        "machine": machine_info(server_providers() if target.same_machine else None),
+        **result_head(NAME, args, runs, target, providers),
         "text": {"chars": len(paragraph)},
         "public_reference": PUBLIC_REFERENCE,
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,66 +22,50 @@ def _ratio(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+# Which summaries of a mode a timing table shows: (the mode's key, its name in the headers,
+# the statistics shown); every cell is in ms.
+Columns = tuple[tuple[str, str, tuple[str, ...]], ...]
+_ALL = ("median", "p95", "min", "max")
+_TIMING: Columns = (("ttfa", "TTFA", _ALL), ("total", "total", _ALL))
+# What a listener waits for leads; the first byte follows for comparison.
+_SOUND: Columns = (
+    ("first_sound", "first sound", _ALL),
+    ("ttfa", "first byte", ("median", "p95")),
+    ("total", "total", ("median", "p95")),
+)
+_AGENT: Columns = (
+    ("first_text", "first text", ("median",)),
+    ("first_sound", "first sound", _ALL),
+    ("ttfa", "first byte", ("median",)),
+    ("total", "total", ("median",)),
+)
+
+
+def _summary_table(
+    title: str, label: str, runs: str, modes: list[dict[str, Any]], columns: Columns
+) -> Table:
+    """One row per mode: its label, the run count of its `runs` summary, then the columns.
+
+    A summary a mode lacks (older results have no first sound) shows as "-"."""
+    headers = [label, "runs", *(f"{name} {stat}" for _, name, stats in columns for stat in stats)]
+    rows = [
+        [
+            mode["label"],
+            str(mode[runs]["n"]),
+            *(_ms((mode.get(key) or {}).get(stat)) for key, _, stats in columns for stat in stats),
+        ]
+        for mode in modes
+    ]
+    return Table(title, headers, rows)
+
+
 def timing_table(title: str, modes: list[dict[str, Any]]) -> Table:
     """Rows of modes with `label`, `ttfa` and `total` summaries (seconds) -> ms columns.
 
-    Modes that also carry `first_sound` (bench/audible.py) lead with it: what a listener
-    waits for; the first byte follows for comparison.
+    Modes that also carry `first_sound` (bench/audible.py) lead with it.
     """
-    if modes and all(mode.get("first_sound") for mode in modes):
-        return _sound_table(title, modes)
-    headers = [
-        "mode",
-        "runs",
-        "TTFA median",
-        "TTFA p95",
-        "TTFA min",
-        "TTFA max",
-        "total median",
-        "total p95",
-        "total min",
-        "total max",
-    ]
-    rows = []
-    for mode in modes:
-        ttfa, total = mode["ttfa"], mode["total"]
-        rows.append(
-            [
-                mode["label"],
-                str(total["n"]),
-                *(_ms(ttfa[k]) for k in ("median", "p95", "min", "max")),
-                *(_ms(total[k]) for k in ("median", "p95", "min", "max")),
-            ]
-        )
-    return Table(title + " (ms)", headers, rows)
-
-
-def _sound_table(title: str, modes: list[dict[str, Any]]) -> Table:
-    headers = [
-        "mode",
-        "runs",
-        "first sound median",
-        "first sound p95",
-        "first sound min",
-        "first sound max",
-        "first byte median",
-        "first byte p95",
-        "total median",
-        "total p95",
-    ]
-    rows = []
-    for mode in modes:
-        sound, ttfa, total = mode["first_sound"], mode["ttfa"], mode["total"]
-        rows.append(
-            [
-                mode["label"],
-                str(total["n"]),
-                *(_ms(sound[k]) for k in ("median", "p95", "min", "max")),
-                *(_ms(ttfa[k]) for k in ("median", "p95")),
-                *(_ms(total[k]) for k in ("median", "p95")),
-            ]
-        )
-    return Table(title + " (ms)", headers, rows)
+    sound = bool(modes) and all(mode.get("first_sound") for mode in modes)
+    return _summary_table(title + " (ms)", "mode", "total", modes, _SOUND if sound else _TIMING)
 
 
 def tts_ttfa_tables(result: dict[str, Any]) -> list[Table]:
@@ -103,36 +88,24 @@ def tts_ttfa_tables(result: dict[str, Any]) -> list[Table]:
     return tables
 
 
+# The payload table's columns: (header, the cell for one format's result).
+_PAYLOAD_COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("format", lambda f: f["format"]),
+    ("audio bytes", lambda f: f"{f['audio_bytes']:,}"),
+    ("binary WS frames", lambda f: str(f["frames"])),
+    ("WS bytes on the wire", lambda f: f"{f['ws_wire_bytes']:,}"),
+    ("base64 bytes", lambda f: f"{f['base64_bytes']:,}"),
+    ("SSE event bytes", lambda f: f"{f['sse_event_bytes']:,}"),
+    ("SSE / WS", lambda f: f"{f['sse_event_bytes'] / f['ws_wire_bytes']:.3f}"),
+    ("bitrate kbps", lambda f: f"{f['bitrate_kbps']:.1f}"),
+    ("WS bytes / audio s", lambda f: f"{f['ws_wire_bytes'] / f['audio_s']:,.0f}"),
+    ("SSE bytes / audio s", lambda f: f"{f['sse_event_bytes'] / f['audio_s']:,.0f}"),
+)
+
+
 def payload_tables(result: dict[str, Any]) -> list[Table]:
-    headers = [
-        "format",
-        "audio bytes",
-        "binary WS frames",
-        "WS bytes on the wire",
-        "base64 bytes",
-        "SSE event bytes",
-        "SSE / WS",
-        "bitrate kbps",
-        "WS bytes / audio s",
-        "SSE bytes / audio s",
-    ]
-    rows = []
-    for f in result["formats"]:
-        audio_s = f["audio_s"]
-        rows.append(
-            [
-                f["format"],
-                f"{f['audio_bytes']:,}",
-                str(f["frames"]),
-                f"{f['ws_wire_bytes']:,}",
-                f"{f['base64_bytes']:,}",
-                f"{f['sse_event_bytes']:,}",
-                f"{f['sse_event_bytes'] / f['ws_wire_bytes']:.3f}",
-                f"{f['bitrate_kbps']:.1f}",
-                f"{f['ws_wire_bytes'] / audio_s:,.0f}",
-                f"{f['sse_event_bytes'] / audio_s:,.0f}",
-            ]
-        )
+    headers = [header for header, _ in _PAYLOAD_COLUMNS]
+    rows = [[cell(f) for _, cell in _PAYLOAD_COLUMNS] for f in result["formats"]]
     tables = [Table("Bytes for the same audio, per format and transport", headers, rows)]
     if result.get("mp3_per_sentence"):
         mp3_rows = [
@@ -199,32 +172,7 @@ def concurrency_tables(result: dict[str, Any]) -> list[Table]:
 
 
 def agent_tables(result: dict[str, Any]) -> list[Table]:
-    headers = [
-        "token rate / mode",
-        "runs",
-        "first text median",
-        "first sound median",
-        "first sound p95",
-        "first sound min",
-        "first sound max",
-        "first byte median",
-        "total median",
-    ]
-    rows = []
-    for group in result["groups"]:
-        for mode in group["modes"]:
-            ttfa = mode["ttfa"]
-            sound = mode.get("first_sound") or {}  # older results: no first sound
-            rows.append(
-                [
-                    mode["label"],
-                    str(ttfa["n"]),
-                    _ms(mode["first_text"]["median"]),
-                    *(_ms(sound.get(k)) for k in ("median", "p95", "min", "max")),
-                    _ms(ttfa["median"]),
-                    _ms(mode["total"]["median"]),
-                ]
-            )
+    modes = [mode for group in result["groups"] for mode in group["modes"]]
     speedups = [[g["label"], f"{g['stream_speedup']:.2f}x"] for g in result["groups"]]
     ref = result["public_reference"]
     speedups.append(
@@ -235,11 +183,13 @@ def agent_tables(result: dict[str, Any]) -> list[Table]:
         ]
     )
     return [
-        Table("Voice agent, measured at the caller (ms)", headers, rows),
+        _summary_table(
+            "Voice agent, measured at the caller (ms)", "token rate / mode", "ttfa", modes, _AGENT
+        ),
         Table(
             (
                 "First sound: how much sooner stream is than batch (batch / stream, medians)"
-                if all(m.get("first_sound") for g in result["groups"] for m in g["modes"])
+                if all(m.get("first_sound") for m in modes)
                 else "First audio: how much sooner stream is than batch "
                 "(batch TTFA / stream TTFA, medians)"
             ),

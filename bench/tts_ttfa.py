@@ -30,11 +30,11 @@ from bench.common import (
     add_common_args,
     on_target,
     read_paragraph,
+    result_head,
     run_benchmark,
     run_interleaved,
     summaries,
 )
-from bench.machine import machine_info
 from devkit.stats import summarize
 from devkit.text import llm_deltas
 from kokoro_server.model_facts import SAMPLE_RATE
@@ -194,13 +194,9 @@ async def measure(args: argparse.Namespace, target: Target, runs: int) -> dict[s
     modes, labels = build_modes(target, paragraph, first, args.tokens_per_s, engine)
     print(f"{len(modes)} modes, {args.warmup} warm-up round(s), {runs} measured runs, interleaved")
     samples = await run_interleaved(modes, runs, args.warmup)
+    providers = engine.providers if engine is not None else None
     result: dict[str, Any] = {
-        "name": NAME,
-        "quick": bool(args.quick),
-        "runs": runs,
-        "warmup": args.warmup,
-        "target": {"kind": target.kind, "description": target.description},
-        "machine": machine_info(engine.providers if engine is not None else None),
+        **result_head(NAME, args, runs, target, providers),
         "text": {
             "chars": len(paragraph),
             "sentences": sentences,
