@@ -38,6 +38,11 @@ def ws_url(base: str) -> str:
     return base.replace("http", "ws") + "/ws"
 
 
+def earlier_prompts(source: RecordingScript) -> dict[str, list[str]]:
+    """Each prompt the LLM was given -> the prompts of the history it came with."""
+    return {prompt: [t.prompt for t in history.turns] for prompt, history in source.prompts}
+
+
 async def answer_events(ws: ClientConnection) -> list[dict[str, Any]]:
     """One answer's JSON events up to its last one (audio frames checked and skipped)."""
     events: list[dict[str, Any]] = []
@@ -89,8 +94,7 @@ async def test_the_agentcore_session_header_keys_the_conversation() -> None:
         await ask("first in B", runtime_b)
         await ask("named inside A", runtime_a, session_id="x")
         await ask("named, no runtime session", None, session_id="x")
-    seen = {prompt: [t.prompt for t in history.turns] for prompt, history in source.prompts}
-    assert seen == {
+    assert earlier_prompts(source) == {
         "first in A": [],
         "second in A": ["first in A"],
         "first in B": [],
@@ -169,8 +173,7 @@ async def test_ws_keeps_one_conversation_per_connection_unless_named() -> None:
             await answer_events(ws)
         # The named conversation is the same one an SSE request names.
         await invoke_http(base, {"prompt": "over SSE", "session_id": "shared"})
-    seen = {prompt: [t.prompt for t in history.turns] for prompt, history in source.prompts}
-    assert seen == {
+    assert earlier_prompts(source) == {
         "one": [],
         "two": ["one"],
         "named": [],

@@ -29,18 +29,8 @@ from tests.support.aws_doubles import (
     verify_event_signatures,
 )
 from tests.support.endpoint_rules import resolve
+from tests.support.sagemaker_contract import ENDPOINT, ENV_KEYS, REGION, checked_stream, signed_by
 
-# The fixtures are used by name (pytest.mark.usefixtures).
-from tests.support.sagemaker_contract import (  # noqa: F401
-    ENV_KEYS,
-    bare_aws_env,
-    checked_stream,
-    env_keys,
-    signed_by,
-)
-
-REGION = "eu-central-1"
-ENDPOINT = "kokoro-tts"
 # botocore refreshes temporary credentials this long before they expire (its advisory window).
 BOTOCORE_ADVISORY_REFRESH = timedelta(minutes=15)
 

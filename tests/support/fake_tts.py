@@ -23,6 +23,7 @@ import contextlib
 import json
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -49,26 +50,22 @@ class FakeSession:
         return [m.get("type", "") for m in self.received]
 
 
+@dataclass(eq=False)
 class FakeTtsServer:
-    def __init__(
-        self,
-        synth_delay_s: float = 0.01,
-        frames_per_sentence: int = 3,
-        frame_bytes: int = 960,
-        fatal_on_text: str | None = None,
-        fault: str | None = None,
-        fault_after_frames: int = 2,
-    ) -> None:
-        if fault is not None and fault not in FAULTS:
-            raise ValueError(f"fault must be one of {FAULTS}, got {fault!r}")
-        self.fault = fault
-        self.fault_after_frames = fault_after_frames
-        self.synth_delay_s = synth_delay_s
-        self.frames_per_sentence = frames_per_sentence
-        self.frame_bytes = frame_bytes
-        self.fatal_on_text = fatal_on_text
-        self.sessions: list[FakeSession] = []
-        self.url = ""
+    """The knobs of one fake server; `url` is set once it listens (`async with`)."""
+
+    synth_delay_s: float = 0.01
+    frames_per_sentence: int = 3
+    frame_bytes: int = 960
+    fatal_on_text: str | None = None
+    fault: str | None = None
+    fault_after_frames: int = 2
+    sessions: list[FakeSession] = field(default_factory=list, init=False)
+    url: str = field(default="", init=False)
+
+    def __post_init__(self) -> None:
+        if self.fault is not None and self.fault not in FAULTS:
+            raise ValueError(f"fault must be one of {FAULTS}, got {self.fault!r}")
 
     async def __aenter__(self) -> FakeTtsServer:
         self._server = await serve(self._handler, "127.0.0.1", 0)

@@ -61,6 +61,7 @@ FRAMEWORKS = {
         (
             "tests/integrations/livekit/test_livekit_tts.py",
             "tests/integrations/livekit/test_livekit_voice_blends.py",
+            "tests/integrations/livekit/test_livekit_sagemaker_contract.py",
         ),
         ("examples/livekit_worker.py", "speak", "--url", "{url}", "--out", "{out}"),
     ),

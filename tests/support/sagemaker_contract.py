@@ -1,10 +1,13 @@
-"""What the SageMaker contract tests share (the client's own and the Pipecat service's): the
-operation's HTTP path from the SDK's service model, a recorded stream checked against the
-sources (the endpoint rules, that path, SigV4), an AWS environment emptied of everything a
-test does not add, keys in the environment, and an AWS that refuses a stream at once.
+"""What the SageMaker contract tests share (the client's own, the Pipecat service's and the
+LiveKit plugin's): the operation's HTTP path from the SDK's service model, a recorded stream
+checked against the sources (the endpoint rules, that path, SigV4), an AWS environment
+emptied of everything a test does not add, keys in the environment, an AWS that refuses a
+stream at once, and the seam that puts a recording transport under a production-built client.
 
-A test module imports the fixtures (pytest finds a fixture in the module's namespace) and
-names them in `pytest.mark.usefixtures`; `ENV_KEYS` are the keys `env_keys` sets.
+The conftest files of the test folders that hold contract tests (tests/agent,
+tests/integrations/pipecat, tests/integrations/livekit) import the two fixtures, so a test
+names them in `pytest.mark.usefixtures`; `ENV_KEYS` are the keys `env_keys` sets, and the
+contract tests call the same `ENDPOINT` in the same `REGION`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from urllib.parse import urlparse
 
 import pytest
 from aws_sdk_sagemaker_runtime_http2.models import INVOKE_ENDPOINT_WITH_BIDIRECTIONAL_STREAM
+from kokoro_stream import sagemaker_client
 from smithy_core.shapes import ShapeID
 from smithy_http.aio import HTTPResponse
 
@@ -29,6 +33,8 @@ from tests.support.aws_doubles import (
 )
 from tests.support.endpoint_rules import resolve
 
+ENDPOINT = "kokoro-tts"
+REGION = "eu-central-1"
 ENV_KEYS = {
     "AWS_ACCESS_KEY_ID": "AKIAENVIRONMENTKEY1",
     "AWS_SECRET_ACCESS_KEY": "environment-secret",
@@ -41,6 +47,12 @@ def request_path(endpoint_name: str) -> str:
     http = INVOKE_ENDPOINT_WITH_BIDIRECTIONAL_STREAM.schema.traits[ShapeID("smithy.api#http")]
     uri: str = http.document_value["uri"]
     return uri.replace("{EndpointName}", endpoint_name)
+
+
+def record_http(monkeypatch: pytest.MonkeyPatch, transport: RecordingTransport) -> None:
+    """Every SageMaker client built from now on (as production builds it, by an integration's
+    own constructor) sends through `transport` instead of awscrt: the one thing swapped."""
+    monkeypatch.setattr(sagemaker_client, "default_transport", lambda: transport)
 
 
 def signed_by(

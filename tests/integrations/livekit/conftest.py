@@ -8,6 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
+# The SageMaker contract tests' environments (tests/support/sagemaker_contract.py).
+from tests.support.sagemaker_contract import bare_aws_env, env_keys  # noqa: F401
+
 EXTERNAL = os.environ.get("KOKORO_TEST_SERVER_WS")
 
 if EXTERNAL:

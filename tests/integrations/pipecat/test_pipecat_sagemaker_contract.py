@@ -1,5 +1,6 @@
 """Contract tests for `KokoroSageMakerTTSService`: the REAL SageMaker HTTP/2 client, built as
-production builds it; only its HTTP transport is swapped for a recording one (AWS is not
+production builds it; only the HTTP transport the client takes from
+`kokoro_stream.sagemaker_client.default_transport` is swapped for a recording one (AWS is not
 reachable; tests/support/aws_doubles.py). What the client sends is checked against the
 sources: the endpoint rules shipped in the SDK, its HTTP binding, and SigV4 as AWS defines
 it (every event signature verified independently of the SDK's signer).
@@ -25,19 +26,15 @@ from tests.support.aws_doubles import (
 )
 from tests.support.endpoint_rules import resolve
 from tests.support.pipecat_pipeline import BotPipeline
-
-# The fixtures are used by name (pytest.mark.usefixtures).
-from tests.support.sagemaker_contract import (  # noqa: F401
+from tests.support.sagemaker_contract import (
+    ENDPOINT,
     ENV_KEYS,
+    REGION,
     DenyAtOnce,
-    bare_aws_env,
     checked_stream,
-    env_keys,
+    record_http,
     signed_by,
 )
-
-REGION = "eu-central-1"
-ENDPOINT = "kokoro-tts"
 
 
 async def one_turn(tts: KokoroSageMakerTTSService) -> list:
@@ -47,14 +44,13 @@ async def one_turn(tts: KokoroSageMakerTTSService) -> list:
     return list(bot.up.frames)
 
 
-def service(transport: RecordingTransport | None = None) -> KokoroSageMakerTTSService:
+def service(
+    monkeypatch: pytest.MonkeyPatch, transport: RecordingTransport
+) -> KokoroSageMakerTTSService:
+    record_http(monkeypatch, transport)
     # No retries and a short playout wait: the recording transport never answers with audio.
     return KokoroSageMakerTTSService(
-        endpoint_name=ENDPOINT,
-        region=REGION,
-        http_transport=transport,
-        reconnect_attempts=0,
-        stop_frame_timeout_s=0.5,
+        endpoint_name=ENDPOINT, region=REGION, reconnect_attempts=0, stop_frame_timeout_s=0.5
     )
 
 
@@ -75,9 +71,9 @@ async def test_production_client_uses_awscrt_and_botocores_chain() -> None:
 
 
 @pytest.mark.usefixtures("env_keys")
-async def test_one_bot_one_stream_to_port_8443_signed_with_env_credentials() -> None:
+async def test_one_bot_one_stream_to_port_8443_signed_with_env_credentials(monkeypatch) -> None:
     transport = RecordingTransport()
-    errors = await one_turn(service(transport))
+    errors = await one_turn(service(monkeypatch, transport))
 
     [request] = transport.requests  # one long-lived stream for the bot
     # start, text, text, flush, and the end-of-stream frame: each signed in the chain.
@@ -86,8 +82,8 @@ async def test_one_bot_one_stream_to_port_8443_signed_with_env_credentials() -> 
 
 
 @pytest.mark.usefixtures("env_keys")
-async def test_aws_refusing_the_stream_surfaces_as_an_error_frame() -> None:
-    errors = await one_turn(service(DenyAtOnce()))
+async def test_aws_refusing_the_stream_surfaces_as_an_error_frame(monkeypatch) -> None:
+    errors = await one_turn(service(monkeypatch, DenyAtOnce()))
     denied = [f for f in errors if isinstance(f, ErrorFrame) and "AccessDenied" in f.error]
     assert denied and ENDPOINT in denied[0].error
 
@@ -99,7 +95,7 @@ async def test_container_role_credentials_with_nothing_in_env(monkeypatch) -> No
         monkeypatch.setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url)
         monkeypatch.setenv("AWS_CONTAINER_AUTHORIZATION_TOKEN", "runtime-auth-token")
         transport = RecordingTransport()
-        await one_turn(service(transport))
+        await one_turn(service(monkeypatch, transport))
 
     assert endpoint.authorizations == ["runtime-auth-token"]
     [request] = transport.requests
@@ -107,9 +103,9 @@ async def test_container_role_credentials_with_nothing_in_env(monkeypatch) -> No
 
 
 @pytest.mark.usefixtures("bare_aws_env")
-async def test_no_credentials_is_a_clear_error_frame() -> None:
+async def test_no_credentials_is_a_clear_error_frame(monkeypatch) -> None:
     transport = RecordingTransport()
-    errors = await one_turn(service(transport))
+    errors = await one_turn(service(monkeypatch, transport))
     assert transport.requests == []
     [frame] = [f for f in errors if isinstance(f, ErrorFrame) and "no AWS credentials" in f.error]
     assert ENDPOINT in frame.error and "cannot open a Kokoro session" in frame.error

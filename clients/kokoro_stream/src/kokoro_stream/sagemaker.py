@@ -230,6 +230,11 @@ class SageMakerBidiTts:
         self._credentials = BotocoreCredentialsResolver(region) if client is None else None
         self._client_lock = asyncio.Lock()  # concurrent first invocations share one client
 
+    @property
+    def description(self) -> str:
+        """This target as errors and logs name it (the integrations' `description`)."""
+        return f"SageMaker endpoint {self.endpoint_name} ({self.region})"
+
     async def _get_client(self) -> Any:
         async with self._client_lock:
             if self._client is None:

@@ -6,14 +6,11 @@ The SageMaker stack (aws-sdk-sagemaker-runtime-http2, awscrt, botocore) is impor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kokoro_stream.websocket import WebSocketTts, bidi_url
 
 from .service import KokoroStreamTTSService
-
-if TYPE_CHECKING:
-    from smithy_http.aio.interfaces import HTTPClient
 
 
 class KokoroSageMakerTTSService(KokoroStreamTTSService):
@@ -35,24 +32,18 @@ class KokoroSageMakerTTSService(KokoroStreamTTSService):
         *,
         endpoint_name: str,
         region: str | None = None,
-        http_transport: HTTPClient | None = None,
         **kwargs: Any,
     ) -> None:
         """
         Args:
             endpoint_name: the SageMaker endpoint's name.
             region: its region; None reads AWS_REGION, AWS_DEFAULT_REGION, then the profile.
-            http_transport: replaces the SDK's HTTP transport (tests only).
             **kwargs: `KokoroStreamTTSService` arguments (voice, speed, sample_rate, ...).
         """
         from kokoro_stream.sagemaker import SageMakerBidiTts
 
-        transport = SageMakerBidiTts(endpoint_name, region, transport=http_transport)
-        super().__init__(
-            transport=transport,
-            description=f"SageMaker endpoint {endpoint_name} ({transport.region})",
-            **kwargs,
-        )
+        transport = SageMakerBidiTts(endpoint_name, region)
+        super().__init__(transport=transport, description=transport.description, **kwargs)
         self.endpoint_name = endpoint_name
         self.region = transport.region
 

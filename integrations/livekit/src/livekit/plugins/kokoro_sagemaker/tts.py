@@ -25,7 +25,7 @@ import contextlib
 import time
 import weakref
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from kokoro_stream import (
     SERVER_SAMPLE_RATES,
@@ -43,9 +43,6 @@ from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS
 from livekit.agents.voice.io import TimedString
 
 from .log import logger
-
-if TYPE_CHECKING:
-    from smithy_http.aio.interfaces import HTTPClient
 
 CANCEL_TIMEOUT_S = 1.0
 
@@ -98,22 +95,13 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
         return cls(transport=WebSocketTts(full), description=full, **kwargs)
 
     @classmethod
-    def sagemaker(
-        cls,
-        endpoint_name: str,
-        region: str | None = None,
-        *,
-        http_transport: HTTPClient | None = None,
-        **kwargs: Any,
-    ) -> TTS:
+    def sagemaker(cls, endpoint_name: str, region: str | None = None, **kwargs: Any) -> TTS:
         """Kokoro on a SageMaker endpoint with bidirectional streaming (port 8443, botocore's
-        credential chain). `region`: None reads AWS_REGION, AWS_DEFAULT_REGION, the profile.
-        `http_transport` replaces the SDK's HTTP transport (tests only)."""
+        credential chain). `region`: None reads AWS_REGION, AWS_DEFAULT_REGION, the profile."""
         from kokoro_stream.sagemaker import SageMakerBidiTts
 
-        transport = SageMakerBidiTts(endpoint_name, region, transport=http_transport)
-        description = f"SageMaker endpoint {endpoint_name} ({transport.region})"
-        return cls(transport=transport, description=description, **kwargs)
+        transport = SageMakerBidiTts(endpoint_name, region)
+        return cls(transport=transport, description=transport.description, **kwargs)
 
     @property
     def model(self) -> str:
