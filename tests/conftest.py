@@ -13,6 +13,7 @@ and the tests talk to it over real sockets with the `websockets` client.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import os
@@ -154,9 +155,8 @@ def _replay_repeated_model_calls(request: pytest.FixtureRequest) -> Iterator[Non
 def server(base_settings: Settings, service: SynthesisService) -> Iterator[ThreadedServer]:
     from tests.support.servers import ThreadedServer
 
-    srv = ThreadedServer(base_settings, service).start()
-    yield srv
-    srv.stop()
+    with ThreadedServer(base_settings, service) as srv:
+        yield srv
 
 
 @pytest.fixture
@@ -166,16 +166,13 @@ def make_server(
     """A fresh server sharing the loaded model, with some settings overridden."""
     from tests.support.servers import ThreadedServer
 
-    started: list[ThreadedServer] = []
+    with contextlib.ExitStack() as started:  # stops every server made, at teardown
 
-    def make(**overrides: Any) -> ThreadedServer:
-        srv = ThreadedServer(dataclasses.replace(base_settings, **overrides), service).start()
-        started.append(srv)
-        return srv
+        def make(**overrides: Any) -> ThreadedServer:
+            settings = dataclasses.replace(base_settings, **overrides)
+            return started.enter_context(ThreadedServer(settings, service))
 
-    yield make
-    for srv in started:
-        srv.stop()
+        yield make
 
 
 @pytest.fixture(scope="session")

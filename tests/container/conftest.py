@@ -4,6 +4,7 @@ tone test double (tone.py) for the runs that need hundreds of sessions or exampl
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -25,26 +26,23 @@ def tone_service(base_settings: Settings) -> Iterator[ToneSynthesisService]:
 
 
 @pytest.fixture(scope="module")
-def tone_server(base_settings: Settings, tone_service: ToneSynthesisService) -> Iterator[Any]:
-    srv = ThreadedServer(base_settings, tone_service).start()
-    yield srv
-    srv.stop()
+def tone_server(
+    base_settings: Settings, tone_service: ToneSynthesisService
+) -> Iterator[ThreadedServer]:
+    with ThreadedServer(base_settings, tone_service) as srv:
+        yield srv
 
 
 @pytest.fixture
 def make_tone_server(base_settings: Settings) -> Iterator[Callable[..., ThreadedServer]]:
     """A fresh tone-double server with its own service (own delay) and settings overrides."""
-    started: list[tuple[ThreadedServer, ToneSynthesisService]] = []
+    with contextlib.ExitStack() as started:  # at teardown each server stops, then its service
 
-    def make(delay_s: float = 0.0, **overrides: Any) -> ThreadedServer:
-        settings = dataclasses.replace(base_settings, **overrides)
-        svc = ToneSynthesisService(settings, delay_s=delay_s)
-        svc.load()
-        srv = ThreadedServer(settings, svc).start()
-        started.append((srv, svc))
-        return srv
+        def make(delay_s: float = 0.0, **overrides: Any) -> ThreadedServer:
+            settings = dataclasses.replace(base_settings, **overrides)
+            svc = ToneSynthesisService(settings, delay_s=delay_s)
+            svc.load()
+            started.callback(svc.shutdown)
+            return started.enter_context(ThreadedServer(settings, svc))
 
-    yield make
-    for srv, svc in started:
-        srv.stop()
-        svc.shutdown()
+        yield make

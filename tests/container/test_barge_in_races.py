@@ -16,9 +16,11 @@ loop count; CI raises it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
@@ -36,11 +38,29 @@ NEXT = "Next answer."
 LONG = "This sentence is long enough to be sent as many small audio frames. " * 3
 
 
+@contextlib.asynccontextmanager
+async def pcm_session(url: str) -> AsyncIterator[ClientConnection]:
+    """A session in raw PCM, whose audio compares byte for byte with tone_bytes()."""
+    async with connect(url, max_queue=None) as ws:
+        await send(ws, {"type": "start", "format": "pcm"})
+        yield ws
+
+
 def wait_until(check, what: str, timeout: float = 5.0) -> None:
     started = time.monotonic()
     while not check():
         assert time.monotonic() - started < timeout, f"never: {what}"
         time.sleep(0.005)
+
+
+@contextlib.contextmanager
+def stops_a_running_job(service, expected: bool) -> Iterator[None]:
+    """When `expected`: after the block, waits until the service stopped one more job than
+    before it (the block's cancel or hang-up cut a sentence short in the model)."""
+    before = service.stopped_jobs
+    yield
+    if expected:
+        wait_until(lambda: service.stopped_jobs > before, "a running job stopped")
 
 
 async def in_model(service, timeout: float = 5.0) -> None:
@@ -104,65 +124,51 @@ STOPS_A_RUNNING_JOB = {"before-audio-separate-reads", "between-sentences", "repe
 
 
 @pytest.mark.parametrize("phase", PHASES)
-def test_cancel_at_each_phase_then_next_answer(make_tone_server, phase):
+async def test_cancel_at_each_phase_then_next_answer(make_tone_server, phase):
     srv = make_tone_server(delay_s=DELAY_S)
     service = srv.app.state.service
 
-    async def run() -> None:
-        for _ in range(LOOPS):
-            stopped_before = service.stopped_jobs
-            async with connect(srv.ws, max_queue=None) as ws:
-                await send(ws, {"type": "start", "format": "pcm"})
+    for _ in range(LOOPS):
+        async with pcm_session(srv.ws) as ws:
+            with stops_a_running_job(service, expected=phase in STOPS_A_RUNNING_JOB):
                 frames = await cancel_at(ws, phase, service)
                 wait_until(lambda: srv.demanding_sessions() == 0, "busy count back to zero")
-                if phase in STOPS_A_RUNNING_JOB:
-                    wait_until(lambda n=stopped_before: service.stopped_jobs > n, "job stopped")
-                await send(ws, {"text": NEXT})
-                frames += await read_until(ws, is_type("flushed"), timeout=10)
-                await send(ws, {"type": "close"})
-                frames += await read_until(ws, is_type("session_end"), timeout=10)
-            transcript = parse(frames)
-            assert transcript.problems == []  # no audio of a dropped sentence after cancelled
-            assert transcript.errors == []
-            last = transcript.epochs[-1].sentences
-            assert [s.text for s in last] == [NEXT]
-            assert bytes(last[0].audio) == tone_bytes(NEXT)
-        wait_until(lambda: srv.active_sessions() == 0, "sessions released")
-
-    asyncio.run(run())
+            await send(ws, {"text": NEXT})
+            frames += await read_until(ws, is_type("flushed"), timeout=10)
+            await send(ws, {"type": "close"})
+            frames += await read_until(ws, is_type("session_end"), timeout=10)
+        transcript = parse(frames)
+        assert transcript.problems == []  # no audio of a dropped sentence after cancelled
+        assert transcript.errors == []
+        last = transcript.epochs[-1].sentences
+        assert [s.text for s in last] == [NEXT]
+        assert bytes(last[0].audio) == tone_bytes(NEXT)
+    wait_until(lambda: srv.active_sessions() == 0, "sessions released")
 
 
 @pytest.mark.parametrize("same_read", [True, False], ids=["same-read", "separate-reads"])
-def test_cancel_after_close_is_read_and_ends_the_session(make_tone_server, same_read):
+async def test_cancel_after_close_is_read_and_ends_the_session(make_tone_server, same_read):
     """The agent's case: the LLM finished (close sent), then the caller barged in."""
     srv = make_tone_server(delay_s=DELAY_S)
     service = srv.app.state.service
 
-    async def run() -> None:
-        for _ in range(LOOPS):
-            stopped_before = service.stopped_jobs
-            async with connect(srv.ws, max_queue=None) as ws:
-                await send(ws, {"type": "start", "format": "pcm"})
+    for _ in range(LOOPS):
+        # With separate reads the cancel comes while the first sentence is in the model.
+        with stops_a_running_job(service, expected=not same_read):
+            async with pcm_session(srv.ws) as ws:
                 await send(ws, {"type": "text", "text": TWO + "A third one. And a fourth."})
                 await _send_pair(ws, {"type": "close"}, {"type": "cancel"}, same_read, service)
                 frames = await read_until(ws, is_type("session_end"), timeout=10)
-            kinds = [f["type"] for f in frames if isinstance(f, dict)]
-            assert "cancelled" in kinds
-            cancelled = next(f for f in frames if isinstance(f, dict) and f["type"] == "cancelled")
-            assert cancelled["dropped"] >= 3  # the queued sentences never reach the model
-            assert parse(frames).problems == []
-            if not same_read:  # the cancel came while the first sentence was in the model
-                wait_until(lambda n=stopped_before: service.stopped_jobs > n, "sentence stopped")
-            wait_until(lambda: service.running == 0, "engine free")
-            wait_until(lambda: srv.active_sessions() == 0, "session released")
-            # The next answer, on a new session, is spoken whole.
-            async with connect(srv.ws, max_queue=None) as ws:
-                await send(ws, {"text": NEXT})
-                await send(ws, {"type": "close"})
-                frames = await read_until(ws, is_type("session_end"), timeout=10)
-            assert bytes(parse(frames).sentences[0].audio) == tone_bytes(NEXT)
-
-    asyncio.run(run())
+        kinds = [f["type"] for f in frames if isinstance(f, dict)]
+        assert "cancelled" in kinds
+        cancelled = next(f for f in frames if isinstance(f, dict) and f["type"] == "cancelled")
+        assert cancelled["dropped"] >= 3  # the queued sentences never reach the model
+        assert parse(frames).problems == []
+        wait_until(lambda: service.running == 0, "engine free")
+        wait_until(lambda: srv.active_sessions() == 0, "session released")
+        # The next answer, on a new session, is spoken whole.
+        frames = await _one_answer(srv.ws, NEXT)
+        assert bytes(parse(frames).sentences[0].audio) == tone_bytes(NEXT)
 
 
 def test_after_close_only_cancel_is_taken(make_tone_server):
@@ -210,20 +216,12 @@ def test_hang_up_frees_engine_and_admission(make_tone_server, phase, abrupt):
         else:
             await ws.close()
 
-    async def next_caller() -> list[Frame]:
-        async with connect(srv.ws, max_queue=None) as ws:
-            await send(ws, {"text": NEXT})
-            await send(ws, {"type": "close"})
-            return await read_until(ws, is_type("session_end"), timeout=10)
-
     for _ in range(LOOPS):
-        stopped_before = service.stopped_jobs
-        asyncio.run(hang_up())
-        wait_until(lambda: srv.active_sessions() == 0, "session released")
-        if phase != "before-audio":
-            wait_until(lambda n=stopped_before: service.stopped_jobs > n, "its sentence stopped")
+        with stops_a_running_job(service, expected=phase != "before-audio"):
+            asyncio.run(hang_up())
+            wait_until(lambda: srv.active_sessions() == 0, "session released")
         wait_until(lambda: service.running == 0, "engine free")
-        frames = asyncio.run(next_caller())
+        frames = asyncio.run(_one_answer(srv.ws, NEXT))
         transcript = parse(frames)
         assert transcript.errors == []  # never `busy`: the hung-up caller counts no more
         assert bytes(transcript.sentences[0].audio) == tone_bytes(NEXT)

@@ -214,7 +214,7 @@ def test_cancel_mid_sentence_leaves_a_stored_g711_stream_that_plays_to_the_cut(s
     # 10 ms frames: about 600 frames for this sentence, so the cancel lands while they go out.
     frames = asyncio.run(cancel_in_flight(server, format="alaw", frame_ms=10))
     assert errors(frames) == []
-    audio = audio_by_sentence_loose(frames)
+    audio = audio_by_sentence(frames, cut_by_cancel=True)
     assert {len(f) for f in frames if isinstance(f, bytes)} == {80}
     complete = {c["index"] for c in controls(frames) if c["type"] == "synthesis_complete"}
     assert 0 not in complete, "the first sentence was sent whole: the cancel did not cut it"
@@ -228,7 +228,7 @@ def test_cancel_mid_sentence_leaves_a_stored_g711_stream_that_plays_to_the_cut(s
 def test_cancel_mid_sentence_leaves_a_stored_opus_stream_that_plays_to_the_cut(server):
     frames = asyncio.run(cancel_in_flight(server, format="opus"))
     assert errors(frames) == []
-    audio = audio_by_sentence_loose(frames)
+    audio = audio_by_sentence(frames, cut_by_cancel=True)
     first = parse_pages(audio[0])
     received = first[-1].granule - opus_head(first[0].body).pre_skip  # 48 kHz samples
     after, _ = sf.read(io.BytesIO(audio[1]), dtype="int16")
@@ -237,22 +237,6 @@ def test_cancel_mid_sentence_leaves_a_stored_opus_stream_that_plays_to_the_cut(s
     assert decoded.size == received + 2 * after.size
     cut_alone, _ = sf.read(io.BytesIO(audio[0]), dtype="int16")
     assert 2 * cut_alone.size == received
-
-
-def audio_by_sentence_loose(frames: list) -> dict[int, bytes]:
-    """Binary frames per sentence, also for a sentence cut by a cancel (no completion)."""
-    out: dict[int, bytearray] = {}
-    current = None
-    for frame in frames:
-        if isinstance(frame, bytes):
-            assert current is not None, "audio outside a sentence"
-            out[current].extend(frame)
-        elif frame["type"] == "sentence_start":
-            current = frame["index"]
-            out[current] = bytearray()
-        elif frame["type"] in ("synthesis_complete", "cancelled"):
-            current = None
-    return {k: bytes(v) for k, v in out.items()}
 
 
 @pytest.mark.parametrize(
@@ -265,10 +249,7 @@ def audio_by_sentence_loose(frames: list) -> dict[int, bytes]:
     ],
 )
 async def test_bad_combinations_are_non_fatal_bad_parameter(server, start):
-    async with connect(server.ws) as ws:
-        await send(ws, {"type": "start", **start})
-        await send(ws, {"text": "Hi."})
-        frames = await read_until(ws, is_type("flushed"))
+    frames = await stream(server, "Hi.", **start)
     (error,) = errors(frames)
     assert error["code"] == "bad_parameter" and error["fatal"] is False
     # The rejected start changed nothing: the sentence comes in the session default, pcm.

@@ -135,7 +135,9 @@ def test_an_emoji_inside_a_sentence_is_read_as_the_word_it_stands_for(text, expe
     # However the text is split into deltas.
     md = MarkdownSpeech()
     assert "".join(md.feed(ch) for ch in text) + md.flush() == expected
-    # "name" reads the same word there, and names the decorative ones.
+
+
+def test_naming_emoji_reads_the_word_an_emoji_stands_for_and_names_the_decorative_ones():
     assert said("I ❤️ this and 🎉 that", emoji="name") == ["I love this and party popper that"]
 
 
@@ -179,7 +181,9 @@ def test_setext_headings_html_tags_and_reference_links(text, expected):
 def test_a_table_cell_that_is_a_day_abbreviation_reads_the_day(text, expected):
     assert said(text) == expected
     assert fed_by_character(text) == expected
-    # Only English text: another language's table is read as written.
+
+
+def test_a_day_abbreviation_in_another_languages_table_is_read_as_written():
     assert MarkdownSpeech().convert("| Mon |", "fr-fr") == "Mon."
 
 

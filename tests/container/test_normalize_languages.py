@@ -25,46 +25,61 @@ VOICES = {
     "ja": "jf_alpha",
     "zh": "zf_xiaoxiao",
 }
-CASES = [
-    ("es", "Cuesta 12,50 €.", "Cuesta doce euros con cincuenta céntimos."),
-    ("es", "Vale $20.", "Vale veinte dólares."),
-    ("es", "El 25% de los usuarios.", "El veinticinco por ciento de los usuarios."),
-    (
-        "es",
-        "La cita es el 25/12/2024.",
-        "La cita es el veinticinco de diciembre de dos mil veinticuatro.",
-    ),
-    ("es", "Abre a las 10:30.", "Abre a las diez y media."),
-    ("es", "Llegaron 1.234 personas.", "Llegaron mil doscientas treinta y cuatro personas."),
-    ("fr-fr", "Ça coûte 12,50 €.", "Ça coûte douze euros et cinquante centimes."),
-    ("fr-fr", "Une baisse de 20 %.", "Une baisse de vingt pour cent."),
-    ("fr-fr", "Le 14/07/2024.", "Le quatorze juillet deux mille vingt-quatre."),
-    ("fr-fr", "Rendez-vous à 14h30.", "Rendez-vous à quatorze heures trente."),
-    ("fr-fr", "Il y avait 1 234 personnes.", "Il y avait mille deux cent trente-quatre personnes."),
-    ("it", "Costa 12,50 €.", "Costa dodici euro e cinquanta."),
-    ("it", "Il 20% degli utenti.", "Il venti per cento degli utenti."),
-    ("it", "Il 25/12/2024.", "Il venticinque dicembre duemilaventiquattro."),
-    ("it", "Alle 10:30.", "Alle dieci e mezza."),
-    ("pt-br", "Custa R$ 12,50.", "Custa doze reais e cinquenta centavos."),
-    ("pt-br", "Cerca de 20% dos alunos.", "Cerca de vinte por cento dos alunos."),
-    ("pt-br", "Em 25/12/2024.", "Em vinte e cinco de dezembro de dois mil e vinte e quatro."),
-    ("pt-br", "Às 10:30.", "Às dez e trinta."),
-    ("hi", "कीमत ₹500 है।", "कीमत पाँच सौ रुपये है।"),
-    ("hi", "20% छूट है।", "बीस प्रतिशत छूट है।"),
-    ("hi", "बैठक 25/12/2024 को है।", "बैठक पच्चीस दिसंबर दो हज़ार चौबीस को है।"),
-    ("hi", "ट्रेन 10:30 पर है।", "ट्रेन साढ़े दस पर है।"),
-    ("ja", "価格は$5です。", "価格は5ドルです。"),
-    ("ja", "¥300の割引です。", "300円の割引です。"),
-    ("ja", "会議は10:30です。", "会議は10時半です。"),
-    ("ja", "締め切りは2024/12/25です。", "締め切りは2024年12月25日です。"),
-    ("ja", "成長率は50%です。", "成長率は50パーセントです。"),
-    ("ja", "会議は9時からです。", "会議はくじからです。"),
-    ("ja", "10分待ってください。", "じゅっぷん待ってください。"),
-    ("zh", "价格是$5。", "价格是5美元。"),
-    ("zh", "折扣¥300。", "折扣300元。"),
-    ("zh", "会议在10:30。", "会议在10点半。"),
-    ("zh", "2024/12/25到期。", "2024年12月25日到期。"),
-]
+# What a speaker of each language says for the written form.
+SAID: dict[str, list[tuple[str, str]]] = {
+    "es": [
+        ("Cuesta 12,50 €.", "Cuesta doce euros con cincuenta céntimos."),
+        ("Vale $20.", "Vale veinte dólares."),
+        ("El 25% de los usuarios.", "El veinticinco por ciento de los usuarios."),
+        (
+            "La cita es el 25/12/2024.",
+            "La cita es el veinticinco de diciembre de dos mil veinticuatro.",
+        ),
+        ("Abre a las 10:30.", "Abre a las diez y media."),
+        ("Llegaron 1.234 personas.", "Llegaron mil doscientas treinta y cuatro personas."),
+    ],
+    "fr-fr": [
+        ("Ça coûte 12,50 €.", "Ça coûte douze euros et cinquante centimes."),
+        ("Une baisse de 20 %.", "Une baisse de vingt pour cent."),
+        ("Le 14/07/2024.", "Le quatorze juillet deux mille vingt-quatre."),
+        ("Rendez-vous à 14h30.", "Rendez-vous à quatorze heures trente."),
+        ("Il y avait 1 234 personnes.", "Il y avait mille deux cent trente-quatre personnes."),
+    ],
+    "it": [
+        ("Costa 12,50 €.", "Costa dodici euro e cinquanta."),
+        ("Il 20% degli utenti.", "Il venti per cento degli utenti."),
+        ("Il 25/12/2024.", "Il venticinque dicembre duemilaventiquattro."),
+        ("Alle 10:30.", "Alle dieci e mezza."),
+    ],
+    "pt-br": [
+        ("Custa R$ 12,50.", "Custa doze reais e cinquenta centavos."),
+        ("Cerca de 20% dos alunos.", "Cerca de vinte por cento dos alunos."),
+        ("Em 25/12/2024.", "Em vinte e cinco de dezembro de dois mil e vinte e quatro."),
+        ("Às 10:30.", "Às dez e trinta."),
+    ],
+    "hi": [
+        ("कीमत ₹500 है।", "कीमत पाँच सौ रुपये है।"),
+        ("20% छूट है।", "बीस प्रतिशत छूट है।"),
+        ("बैठक 25/12/2024 को है।", "बैठक पच्चीस दिसंबर दो हज़ार चौबीस को है।"),
+        ("ट्रेन 10:30 पर है।", "ट्रेन साढ़े दस पर है।"),
+    ],
+    "ja": [
+        ("価格は$5です。", "価格は5ドルです。"),
+        ("¥300の割引です。", "300円の割引です。"),
+        ("会議は10:30です。", "会議は10時半です。"),
+        ("締め切りは2024/12/25です。", "締め切りは2024年12月25日です。"),
+        ("成長率は50%です。", "成長率は50パーセントです。"),
+        ("会議は9時からです。", "会議はくじからです。"),
+        ("10分待ってください。", "じゅっぷん待ってください。"),
+    ],
+    "zh": [
+        ("价格是$5。", "价格是5美元。"),
+        ("折扣¥300。", "折扣300元。"),
+        ("会议在10:30。", "会议在10点半。"),
+        ("2024/12/25到期。", "2024年12月25日到期。"),
+    ],
+}
+CASES = [(language, written, spoken) for language, said in SAID.items() for written, spoken in said]
 _FOLD = re.compile(r"[ˈˌ\s.,;:!?¿¡—…\"“”«»()\-。、，！？]")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,36 +20,45 @@ def drain(queue: Scheduler[str]) -> list[str]:
     return taken
 
 
-def test_earliest_deadline_first_across_sessions() -> None:
-    queue: Scheduler[str] = Scheduler()
-    queue.push("a", 5.0, "a1")
-    queue.push("b", 1.0, "b0")
-    queue.push("c", 3.0, "c0")
-    assert drain(queue) == ["b0", "c0", "a1"]
-
-
-def test_equal_deadlines_leave_by_arrival() -> None:
-    queue: Scheduler[str] = Scheduler()
-    for owner in ("c", "a", "b"):
-        queue.push(owner, 2.0, owner)
-    assert drain(queue) == ["c", "a", "b"]
-
-
-def test_fifo_policy_ignores_deadlines() -> None:
-    queue: Scheduler[str] = Scheduler("fifo")
-    queue.push("a", 5.0, "a1")
-    queue.push("b", 1.0, "b0")
-    queue.push("a", 0.0, "a2")
-    assert drain(queue) == ["a1", "b0", "a2"]
-
-
-def test_a_session_keeps_its_order_even_against_its_own_deadlines() -> None:
-    # a2 is due before a1, but a1 must be spoken first: a1 competes with a2's deadline.
-    queue: Scheduler[str] = Scheduler()
-    queue.push("a", 9.0, "a1")
-    queue.push("b", 4.0, "b0")
-    queue.push("a", 2.0, "a2")
-    assert drain(queue) == ["a1", "a2", "b0"]
+# Each case: the scheduler's settings, its pushes in arrival order as item -> deadline (an
+# item's first letter is its session), and the order drain() takes them in.
+@pytest.mark.parametrize(
+    ("config", "pushes", "order"),
+    [
+        pytest.param(
+            {}, {"a1": 5.0, "b0": 1.0, "c0": 3.0}, ["b0", "c0", "a1"], id="earliest-deadline-first"
+        ),
+        pytest.param(
+            {}, dict.fromkeys("cab", 2.0), ["c", "a", "b"], id="equal-deadlines-by-arrival"
+        ),
+        pytest.param(
+            {"policy": "fifo"},
+            {"a1": 5.0, "b0": 1.0, "a2": 0.0},
+            ["a1", "b0", "a2"],
+            id="fifo-ignores-deadlines",
+        ),
+        # a2 is due before a1, but a1 must be spoken first: a1 competes with a2's deadline.
+        pytest.param(
+            {},
+            {"a1": 9.0, "b0": 4.0, "a2": 2.0},
+            ["a1", "a2", "b0"],
+            id="a-session-keeps-its-order-even-against-its-own-deadlines",
+        ),
+        pytest.param(
+            {"max_overtakes": 0},
+            {"a": 9.0, "b": 1.0},
+            ["a", "b"],
+            id="starvation-guard-of-zero-is-fifo",
+        ),
+    ],
+)
+def test_the_order_jobs_leave_in(
+    config: dict[str, Any], pushes: dict[str, float], order: list[str]
+) -> None:
+    queue: Scheduler[str] = Scheduler(**config)
+    for item, deadline in pushes.items():
+        queue.push(item[0], deadline, item)
+    assert drain(queue) == order
 
 
 def test_cancel_removes_only_that_sessions_queued_work_at_once() -> None:
@@ -80,13 +90,6 @@ def test_starvation_guard_bounds_how_often_later_work_passes() -> None:
         taken.append(queue.pop())
     assert taken == ["near0", "near1", "near2", "far", "near3", "near4"]
     assert queue.taken_by_guard == 1
-
-
-def test_starvation_guard_of_zero_is_fifo() -> None:
-    queue: Scheduler[str] = Scheduler(max_overtakes=0)
-    queue.push("a", 9.0, "a")
-    queue.push("b", 1.0, "b")
-    assert drain(queue) == ["a", "b"]
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ segmentation is identical whatever the delta boundaries.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import pairwise
 
 from hypothesis import HealthCheck, given, settings
@@ -46,8 +47,12 @@ configs = st.fixed_dictionaries(
 )
 
 
+# A text and the deltas it arrives in.
+Split = tuple[str, list[str]]
+
+
 @st.composite
-def split_text(draw: st.DrawFn, text_strategy: st.SearchStrategy[str]) -> tuple[str, list[str]]:
+def split_text(draw: st.DrawFn, text_strategy: st.SearchStrategy[str]) -> Split:
     """A text and one arbitrary split of it into consecutive deltas (empty ones included)."""
     text = draw(text_strategy)
     cuts = sorted(draw(st.lists(st.integers(min_value=0, max_value=len(text)), max_size=30)))
@@ -59,12 +64,15 @@ def no_space(text: str) -> str:
     return "".join(text.split())
 
 
+def utterance(seg: SentenceSegmenter, deltas: list[str]) -> list[str]:
+    """The pieces one utterance releases: each delta fed in turn, then flush."""
+    pieces: list[str] = [piece for delta in deltas for piece in seg.feed(delta)]
+    return pieces + seg.flush()
+
+
 def run(config: dict, deltas: list[str]) -> list[str]:
     seg = SentenceSegmenter(**config)
-    pieces: list[str] = []
-    for delta in deltas:
-        pieces.extend(seg.feed(delta))
-    pieces.extend(seg.flush())
+    pieces = utterance(seg, deltas)
     assert seg.buffered_chars == 0
     return pieces
 
@@ -82,28 +90,30 @@ SETTINGS = settings(
 )
 
 
-@SETTINGS
-@given(split_text(any_text), configs)
-def test_pieces_reproduce_input_whatever_the_delta_boundaries(
-    case: tuple[str, list[str]], config: dict
-) -> None:
+def for_any_config(*inputs: st.SearchStrategy) -> Callable[[Callable], Callable]:
+    """A property over the given inputs and any segmenter configuration (the last argument)."""
+
+    def property_test(test: Callable) -> Callable:
+        return SETTINGS(given(*inputs, configs)(test))
+
+    return property_test
+
+
+@for_any_config(split_text(any_text))
+def test_pieces_reproduce_input_whatever_the_delta_boundaries(case: Split, config: dict) -> None:
     text, deltas = case
     whole = run(config, [text])
     check_pieces(whole, text, config["max_chars"])
     assert run(config, deltas) == whole
 
 
-@SETTINGS
-@given(any_text, configs)
+@for_any_config(any_text)
 def test_character_by_character_feeding_matches_one_delta(text: str, config: dict) -> None:
     assert run(config, list(text)) == run(config, [text])
 
 
-@SETTINGS
-@given(split_text(token_text), configs)
-def test_held_back_text_is_bounded_by_max_chars_plus_lookahead(
-    case: tuple[str, list[str]], config: dict
-) -> None:
+@for_any_config(split_text(token_text))
+def test_held_back_text_is_bounded_by_max_chars_plus_lookahead(case: Split, config: dict) -> None:
     """feed() only ever holds back one unfinished piece plus the lookahead deciding its end."""
     text, deltas = case
     longest_space = max((len(m) for m in re.findall(r"\s+", text)), default=0)
@@ -115,32 +125,18 @@ def test_held_back_text_is_bounded_by_max_chars_plus_lookahead(
         assert seg.buffered_chars <= config["max_chars"] + 3 + 2 * longest_space + 1
 
 
-@SETTINGS
-@given(st.lists(split_text(any_text), min_size=1, max_size=3), configs)
-def test_each_flush_starts_an_independent_utterance(
-    utterances: list[tuple[str, list[str]]], config: dict
-) -> None:
+@for_any_config(st.lists(split_text(any_text), min_size=1, max_size=3))
+def test_each_flush_starts_an_independent_utterance(utterances: list[Split], config: dict) -> None:
     seg = SentenceSegmenter(**config)
     for text, deltas in utterances:
-        pieces: list[str] = []
-        for delta in deltas:
-            pieces.extend(seg.feed(delta))
-        pieces.extend(seg.flush())
-        assert pieces == run(config, [text])
+        assert utterance(seg, deltas) == run(config, [text])
 
 
-@SETTINGS
-@given(split_text(any_text), st.integers(min_value=0, max_value=30), configs)
-def test_reset_forgets_everything_before_it(
-    case: tuple[str, list[str]], garbage_len: int, config: dict
-) -> None:
+@for_any_config(split_text(any_text), st.integers(min_value=0, max_value=30))
+def test_reset_forgets_everything_before_it(case: Split, garbage_len: int, config: dict) -> None:
     text, deltas = case
     seg = SentenceSegmenter(**config)
     seg.feed("Unfinished words, " * garbage_len + "and 3.")
     seg.reset()
     assert seg.buffered_chars == 0
-    pieces: list[str] = []
-    for delta in deltas:
-        pieces.extend(seg.feed(delta))
-    pieces.extend(seg.flush())
-    assert pieces == run(config, [text])
+    assert utterance(seg, deltas) == run(config, [text])

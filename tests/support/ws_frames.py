@@ -46,8 +46,9 @@ def types(frames: list[Frame]) -> list[str]:
     return [f["type"] if isinstance(f, dict) else "audio" for f in frames]
 
 
-def audio_by_sentence(frames: list[Frame]) -> dict[int, bytes]:
-    """Binary frames grouped by the sentence_start that precedes them."""
+def audio_by_sentence(frames: list[Frame], cut_by_cancel: bool = False) -> dict[int, bytes]:
+    """Binary frames grouped by the sentence_start that precedes them. With cut_by_cancel a
+    `cancelled` ends the sentence it cut short (one that gets no synthesis_complete)."""
     out: dict[int, bytearray] = {}
     current: int | None = None
     for frame in frames:
@@ -61,6 +62,8 @@ def audio_by_sentence(frames: list[Frame]) -> dict[int, bytes]:
             assert current is not None, "synthesis_complete before any sentence_start"
             assert frame["index"] == current
             assert frame["audio_bytes"] == len(out[current])
+            current = None
+        elif cut_by_cancel and frame["type"] == "cancelled":
             current = None
     return {k: bytes(v) for k, v in out.items()}
 
