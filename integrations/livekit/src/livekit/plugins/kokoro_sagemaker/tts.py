@@ -14,7 +14,10 @@
 - Errors: a session that cannot open, or a transport that fails, raises APIConnectionError
   (LiveKit retries while no audio was pushed); a fatal server `error` raises APIError; a
   non-fatal one (a sentence the server could not speak, with its index and text) is logged
-  and emitted as a recoverable `error` event on the TTS, never dropped.
+  and emitted as a recoverable `error` event on the TTS, never dropped. A server that goes
+  silent once it has all the text (no event for `conn_options.timeout` after `close`)
+  raises APITimeoutError instead of holding the stream open: before `close` a quiet server
+  is normal (the LLM is still writing).
 - The SageMaker transport (AWS SDK, awscrt, botocore) is imported only by `TTS.sagemaker`.
 """
 
@@ -24,6 +27,7 @@ import asyncio
 import contextlib
 import time
 import weakref
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -38,7 +42,14 @@ from kokoro_stream import events as tts_events
 from kokoro_stream.messages import BYTES_PER_SAMPLE
 from kokoro_stream.spacing import spaced_words
 from kokoro_stream.websocket import WebSocketTts, bidi_url
-from livekit.agents import APIConnectionError, APIConnectOptions, APIError, tts, utils
+from livekit.agents import (
+    APIConnectionError,
+    APIConnectOptions,
+    APIError,
+    APITimeoutError,
+    tts,
+    utils,
+)
 from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS
 from livekit.agents.voice.io import TimedString
 
@@ -84,7 +95,7 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
         self._options = tts_events.SessionOptions(
             voice=voice, sample_rate=sample_rate, word_timestamps=word_timestamps, speed=speed
         )
-        self.description = description or getattr(transport, "name", "Kokoro")
+        self.description: str = description or str(getattr(transport, "name", "Kokoro"))
         self._streams: weakref.WeakSet[SynthesizeStream] = weakref.WeakSet()
 
     @classmethod
@@ -168,10 +179,12 @@ class ChunkedStream(tts.ChunkedStream):
 
     async def _run(self, output_emitter: tts.AudioEmitter) -> None:
         _, session = await self._kokoro._open_session(output_emitter, stream=False)
+        silence = _SilenceLimit(self._conn_options.timeout)
         try:
             await session.send_text(self.input_text)
             await session.close()
-            await _play(self._kokoro, session, output_emitter, segment_id=None)
+            silence.start()
+            await _play(self._kokoro, session, output_emitter, segment_id=None, silence=silence)
         finally:
             await session.aclose()
 
@@ -185,10 +198,13 @@ class SynthesizeStream(tts.SynthesizeStream):
 
     async def _run(self, output_emitter: tts.AudioEmitter) -> None:
         request_id, session = await self._kokoro._open_session(output_emitter, stream=True)
-        sender = asyncio.create_task(self._send_input(session), name="kokoro-send")
+        silence = _SilenceLimit(self._conn_options.timeout)
+        sender = asyncio.create_task(self._send_input(session, silence), name="kokoro-send")
         ended = False
         try:
-            await _play(self._kokoro, session, output_emitter, segment_id=request_id)
+            await _play(
+                self._kokoro, session, output_emitter, segment_id=request_id, silence=silence
+            )
             ended = True
             await sender
         finally:
@@ -203,7 +219,7 @@ class SynthesizeStream(tts.SynthesizeStream):
                     await asyncio.wait_for(session.cancel(), CANCEL_TIMEOUT_S)
             await session.aclose()
 
-    async def _send_input(self, session: TtsSession) -> None:
+    async def _send_input(self, session: TtsSession, silence: _SilenceLimit) -> None:
         pending = False  # text sent since the last flush
         async for data in self._input_ch:
             if isinstance(data, self._FlushSentinel):
@@ -215,33 +231,79 @@ class SynthesizeStream(tts.SynthesizeStream):
             await session.send_text(data)
             pending = True
         await session.close()  # flushes the rest; the server ends with session_end
+        silence.start()
+
+
+class _SilenceLimit:
+    """How long the server may send nothing once it has all the text: the stream's
+    `conn_options.timeout` between events from `start()` (after `close`) on."""
+
+    def __init__(self, limit_s: float) -> None:
+        self.limit_s = limit_s
+        self._started = False
+        self._deadline: asyncio.Timeout | None = None
+
+    @contextlib.asynccontextmanager
+    async def watching(self, description: str) -> AsyncIterator[None]:
+        """The body, cut by APITimeoutError when the server stays silent past the limit."""
+        deadline = asyncio.timeout(None)
+        try:
+            async with deadline:
+                self._deadline = deadline
+                self.progress()
+                yield
+        except TimeoutError as exc:
+            if not deadline.expired():
+                raise
+            raise APITimeoutError(
+                f"Kokoro on {description} sent nothing for {self.limit_s:g} s after the text ended"
+            ) from exc
+
+    def start(self) -> None:
+        self._started = True
+        self.progress()
+
+    def progress(self) -> None:
+        """An event came (or the limit starts): the server has `limit_s` for the next one."""
+        if self._started and self._deadline is not None:
+            self._deadline.reschedule(asyncio.get_running_loop().time() + self.limit_s)
 
 
 async def _play(
-    kokoro: TTS, session: TtsSession, emitter: tts.AudioEmitter, *, segment_id: str | None
+    kokoro: TTS,
+    session: TtsSession,
+    emitter: tts.AudioEmitter,
+    *,
+    segment_id: str | None,
+    silence: _SilenceLimit,
 ) -> None:
-    """Audio and aligned words of the session into `emitter` until `session_end`."""
+    """Audio and aligned words of the session into `emitter` until `session_end`
+    (APITimeoutError if the server goes silent past `silence`'s limit)."""
     clock = _StreamClock(kokoro.sample_rate)
     started = False
-    async for event in session.events():
-        match event:
-            case tts_events.TtsAudio():
-                emitter.push(event.data)
-            case tts_events.TtsWords():
-                emitter.push_timed_transcript(clock.timed(event))
-            case tts_events.SentenceStart():
-                if segment_id is not None and not started:
-                    emitter.start_segment(segment_id=segment_id)
-                started = True
-                clock.sentence_start(event)
-            case tts_events.SynthesisComplete():
-                clock.synthesis_complete(event)
-            case tts_events.ServerError():
-                _server_error(kokoro, event)
-            case tts_events.SessionEnd():
-                return
-            case tts_events.TtsFailure():
-                raise APIConnectionError(f"Kokoro session on {kokoro.description}: {event.message}")
+    async with silence.watching(kokoro.description):
+        async for event in session.events():
+            silence.progress()
+            match event:
+                case tts_events.TtsAudio():
+                    emitter.push(event.data)
+                case tts_events.TtsWords():
+                    emitter.push_timed_transcript(clock.timed(event))
+                case tts_events.SentenceStart():
+                    if segment_id is not None and not started:
+                        emitter.start_segment(segment_id=segment_id)
+                    started = True
+                    clock.sentence_start(event)
+                case tts_events.SynthesisComplete():
+                    clock.synthesis_complete(event)
+                case tts_events.ServerError():
+                    _server_error(kokoro, event)
+                case tts_events.SessionEnd():
+                    return
+                case tts_events.TtsFailure():
+                    raise APIConnectionError(
+                        f"Kokoro session on {kokoro.description}: {event.message}"
+                    )
     raise APIConnectionError(f"Kokoro session on {kokoro.description} ended before session_end")
 
 
