@@ -22,6 +22,8 @@ a SageMaker bidirectional stream; `services.py` picks one.
   timeout.
 - A lost session ends its turns (audio already received still plays), reports an error and
   reconnects with backoff; the next text reconnects at once if that has not happened yet.
+  A session that owes an answer (a `flush` or `cancel` sent) and sends nothing for
+  `answer_timeout_s` counts as lost too: a stalled server never holds a turn open.
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ class KokoroStreamTTSService(TTSService):
         reconnect_attempts: int = 5,
         reconnect_backoff_s: float = 0.5,
         keepalive_s: float | None = 60.0,
+        answer_timeout_s: float | None = 15.0,
         settings: KokoroTTSSettings | None = None,
         **kwargs: Any,
     ) -> None:
@@ -127,6 +130,9 @@ class KokoroStreamTTSService(TTSService):
                 from `reconnect_backoff_s`); after that, the next text tries again.
             keepalive_s: send a keepalive after this long without a message (the server
                 closes a session idle for 300 s by default); None: never.
+            answer_timeout_s: a session that owes an answer (a `flush` or `cancel` sent)
+                and sends nothing for this long is lost (its turns end, an error says so,
+                it reconnects); longer than one slow sentence on CPU. None: never.
             settings: a `KokoroTTSSettings` overriding voice/speed.
             **kwargs: passed to Pipecat's `TTSService`.
         """
@@ -147,6 +153,7 @@ class KokoroStreamTTSService(TTSService):
         self._description = description or getattr(transport, "name", "Kokoro")
         self._word_timestamps = word_timestamps
         self._keepalive_s = keepalive_s
+        self._answer_timeout_s = answer_timeout_s
         self._reconnect_attempts = reconnect_attempts
         self._reconnect_backoff_s = reconnect_backoff_s
         self._init_session_state()
@@ -158,7 +165,9 @@ class KokoroStreamTTSService(TTSService):
         self._receive_task: asyncio.Task[None] | None = None
         self._reconnect_task: asyncio.Task[None] | None = None
         self._keepalive_task: asyncio.Task[None] | None = None
+        self._answer_watch_task: asyncio.Task[None] | None = None
         self._last_sent = time.monotonic()
+        self._last_heard = time.monotonic()  # the session's last event, or the ask it owes
         self._connect_lock = asyncio.Lock()
         self._send_lock = asyncio.Lock()
         # Its own stream resampler (not the base class's), flushed at the end of every turn.
@@ -281,6 +290,10 @@ class KokoroStreamTTSService(TTSService):
             self._receive_task = self.create_task(self._receive(connection), name="kokoro-recv")
             if self._keepalive_s and (self._keepalive_task is None or self._keepalive_task.done()):
                 self._keepalive_task = self.create_task(self._keepalive(), name="kokoro-keepalive")
+            if self._answer_timeout_s:
+                self._answer_watch_task = self.create_task(
+                    self._watch_answers(connection, self._answer_timeout_s), name="kokoro-watch"
+                )
             logger.debug(f"{self}: session open on {self._description}")
             await self._call_event_handler("on_connected")
             return True
@@ -292,10 +305,13 @@ class KokoroStreamTTSService(TTSService):
             connection = self._connection
             if connection is None:
                 return
+            owed = self._router.awaiting_answer
             try:
                 for message in produce():
                     await connection.send(message)
                     self._last_sent = time.monotonic()
+                if not owed and self._router.awaiting_answer:
+                    self._last_heard = self._last_sent  # the answer's clock starts now
             except TtsConnectionLost as exc:
                 await self._lost(connection, f"sending failed: {exc}", ErrorCategory.CONNECTIVITY)
 
@@ -312,9 +328,20 @@ class KokoroStreamTTSService(TTSService):
             if self._connection is None:
                 self._last_sent = time.monotonic()  # nothing to keep alive until reconnected
 
+    async def _watch_answers(self, connection: TtsSession, timeout_s: float) -> None:
+        """Ends `connection` as lost once it owes an answer and is silent for `timeout_s`."""
+        while connection is self._connection:
+            silent_s = time.monotonic() - self._last_heard
+            if self._router.awaiting_answer and silent_s >= timeout_s:
+                reason = f"no answer for {timeout_s:g} s (the server went silent)"
+                await self._lost(connection, reason, ErrorCategory.CONNECTIVITY)
+                return
+            await asyncio.sleep(min(timeout_s / 4, 1.0))
+
     async def _receive(self, connection: TtsSession) -> None:
         try:
             async for event in connection.events():
+                self._last_heard = time.monotonic()
                 if isinstance(event, TtsFailure):
                     category = failure_category(event.code)
                     await self._lost(connection, f"{event.code}: {event.message}", category)
@@ -406,10 +433,10 @@ class KokoroStreamTTSService(TTSService):
 
     async def _disconnect(self) -> None:
         self._disconnecting = True
-        for task in (self._reconnect_task, self._keepalive_task):
+        for task in (self._reconnect_task, self._keepalive_task, self._answer_watch_task):
             if task is not None:
                 await self.cancel_task(task)
-        self._reconnect_task = self._keepalive_task = None
+        self._reconnect_task = self._keepalive_task = self._answer_watch_task = None
         connection, self._connection = self._connection, None
         if connection is not None:
             self._router.connection_lost()
