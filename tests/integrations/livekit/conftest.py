@@ -1,5 +1,6 @@
 """The real Kokoro server for the LiveKit plugin's tests: tests/conftest.py's `server`, or
-(in a framework venv, `make test-frameworks`) the one KOKORO_TEST_SERVER_WS names."""
+(in a framework venv, `make test-frameworks`) the one KOKORO_TEST_SERVER_WS names, started
+with the user voice file."""
 
 from __future__ import annotations
 
@@ -18,3 +19,7 @@ if EXTERNAL:
     @pytest.fixture
     def server() -> SimpleNamespace:
         return SimpleNamespace(ws=EXTERNAL)
+
+    @pytest.fixture
+    def user_voice_server(server: SimpleNamespace) -> SimpleNamespace:
+        return server  # started with the user voice file (tests/support/framework_venvs.py)

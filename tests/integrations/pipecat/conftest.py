@@ -2,7 +2,8 @@
 
 `server` / `make_server` / `service` come from tests/conftest.py and share one loaded model.
 In a framework venv (`make test-frameworks`: only Pipecat, the integration and pytest) the
-server runs from the repository's environment and KOKORO_TEST_SERVER_WS names it.
+server runs from the repository's environment, with the user voice file, and
+KOKORO_TEST_SERVER_WS names it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ if EXTERNAL:
     @pytest.fixture
     def server() -> SimpleNamespace:
         return SimpleNamespace(ws=EXTERNAL, port=urlsplit(EXTERNAL).port)
+
+    @pytest.fixture
+    def user_voice_server(server: SimpleNamespace) -> SimpleNamespace:
+        return server  # started with the user voice file (tests/support/framework_venvs.py)
 
 else:
     import dataclasses
