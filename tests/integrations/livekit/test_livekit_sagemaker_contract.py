@@ -17,6 +17,9 @@ from livekit.plugins import kokoro_sagemaker
 from tests.support import sagemaker_contract as contract
 from tests.support.sagemaker_contract import ENDPOINT, REGION
 
+# LiveKit Agents takes 2-4 s to import in each worker: kept out of the edit loop.
+pytestmark = pytest.mark.slow
+
 NO_RETRY = APIConnectOptions(max_retry=0, timeout=10.0)
 
 

@@ -17,6 +17,9 @@ from livekit.plugins import kokoro_sagemaker
 
 from tests.support.fake_tts import FakeTtsServer
 
+# LiveKit Agents takes 2-4 s to import in each worker: kept out of the edit loop.
+pytestmark = pytest.mark.slow
+
 LIMIT = APIConnectOptions(max_retry=0, timeout=0.5)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from kokoro_stream.websocket import WebSocketTts
 from pipecat.frames.frames import ErrorFrame, TTSAudioRawFrame
 
@@ -18,6 +19,9 @@ from pipecat_kokoro import KokoroStreamTTSService
 from tests.support.fake_tts import FakeTtsServer
 from tests.support.pipecat_pipeline import BotPipeline
 from tests.support.pipecat_session_tap import SessionTap
+
+# Pipecat's pipeline takes seconds to import in each worker: kept out of the edit loop.
+pytestmark = pytest.mark.slow
 
 
 async def test_a_stalled_turn_ends_is_reported_and_the_session_reopens() -> None:
