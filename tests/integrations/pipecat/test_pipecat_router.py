@@ -127,25 +127,6 @@ def test_cancel_drops_everything_until_the_servers_cancelled() -> None:
     assert router.receive(Control({"type": "flushed"})) == [TurnFinished("b")]
 
 
-def test_an_answer_is_owed_from_a_flush_or_cancel_until_its_reply() -> None:
-    router = TurnRouter()
-    owed: list[bool] = []
-    router.text("a", "One. Two.")
-    owed.append(router.awaiting_answer)  # text alone: the LLM may still be writing
-    router.flush("a")
-    owed.append(router.awaiting_answer)
-    sentence(router, 0, b"\x00\x01")
-    owed.append(router.awaiting_answer)  # a sentence is not the answer to the flush
-    router.receive(Control({"type": "flushed"}))
-    owed.append(router.awaiting_answer)
-    router.text("b", "Three.")
-    router.interrupt(keep=set())
-    owed.append(router.awaiting_answer)  # the cancel's `cancelled`
-    router.receive(Control({"type": "cancelled", "dropped": 1}))
-    owed.append(router.awaiting_answer)
-    assert owed == [False, True, True, False, True, False]
-
-
 def test_interrupting_next_to_an_uninterruptible_turn_discards_here_instead_of_cancel() -> None:
     router = TurnRouter()
     router.text("keep", "Please hold on.")

@@ -34,6 +34,7 @@ _CATEGORY = {
 # kokoro_stream's TtsFailure codes: what ended the session.
 _FAILURE_CATEGORY = {
     "tts_disconnected": ErrorCategory.CONNECTIVITY,
+    "tts_timeout": ErrorCategory.CONNECTIVITY,  # kokoro_stream.watchdog: a stalled server
     "tts_unavailable": ErrorCategory.CONNECTIVITY,
     "tts_protocol": ErrorCategory.SERVER,
     "tts_model_stream_error": ErrorCategory.SERVER,

@@ -179,11 +179,6 @@ class TurnRouter:
     def idle(self) -> bool:
         return not self._turns and self._cancels_pending == 0
 
-    @property
-    def awaiting_answer(self) -> bool:
-        """A `flush` or `cancel` went out and its `flushed` / `cancelled` has not come."""
-        return self._cancels_pending > 0 or any(t.flush_sent for t in self._turns)
-
     # ---- what the server sends ------------------------------------------------------------
 
     def receive(self, event: TtsEvent) -> list[Action]:

@@ -23,7 +23,8 @@ a SageMaker bidirectional stream; `services.py` picks one.
 - A lost session ends its turns (audio already received still plays), reports an error and
   reconnects with backoff; the next text reconnects at once if that has not happened yet.
   A session that owes an answer (a `flush` or `cancel` sent) and sends nothing for
-  `answer_timeout_s` counts as lost too: a stalled server never holds a turn open.
+  `answer_timeout_s` counts as lost too (kokoro_stream.watchdog): a stalled server never
+  holds a turn open.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from kokoro_stream import (
 )
 from kokoro_stream.messages import keepalive_message
 from kokoro_stream.spacing import written_unspaced
+from kokoro_stream.watchdog import WatchedSession
 from loguru import logger
 from pipecat.audio.utils import create_stream_resampler
 from pipecat.frames.frames import (
@@ -165,9 +167,7 @@ class KokoroStreamTTSService(TTSService):
         self._receive_task: asyncio.Task[None] | None = None
         self._reconnect_task: asyncio.Task[None] | None = None
         self._keepalive_task: asyncio.Task[None] | None = None
-        self._answer_watch_task: asyncio.Task[None] | None = None
         self._last_sent = time.monotonic()
-        self._last_heard = time.monotonic()  # the session's last event, or the ask it owes
         self._connect_lock = asyncio.Lock()
         self._send_lock = asyncio.Lock()
         # Its own stream resampler (not the base class's), flushed at the end of every turn.
@@ -274,7 +274,7 @@ class KokoroStreamTTSService(TTSService):
                 return True
             options = self._session_options()
             try:
-                connection = await self._transport.open_session(options)
+                connection: TtsSession = await self._transport.open_session(options)
             except Exception as exc:
                 if report:
                     await self._report_error(
@@ -284,16 +284,14 @@ class KokoroStreamTTSService(TTSService):
                         exc,
                     )
                 return False
+            if self._answer_timeout_s:
+                connection = WatchedSession(connection, self._answer_timeout_s)
             self._router = TurnRouter(options, opened=True)
             self._connection = connection
             self._last_sent = time.monotonic()
             self._receive_task = self.create_task(self._receive(connection), name="kokoro-recv")
             if self._keepalive_s and (self._keepalive_task is None or self._keepalive_task.done()):
                 self._keepalive_task = self.create_task(self._keepalive(), name="kokoro-keepalive")
-            if self._answer_timeout_s:
-                self._answer_watch_task = self.create_task(
-                    self._watch_answers(connection, self._answer_timeout_s), name="kokoro-watch"
-                )
             logger.debug(f"{self}: session open on {self._description}")
             await self._call_event_handler("on_connected")
             return True
@@ -305,13 +303,10 @@ class KokoroStreamTTSService(TTSService):
             connection = self._connection
             if connection is None:
                 return
-            owed = self._router.awaiting_answer
             try:
                 for message in produce():
                     await connection.send(message)
                     self._last_sent = time.monotonic()
-                if not owed and self._router.awaiting_answer:
-                    self._last_heard = self._last_sent  # the answer's clock starts now
             except TtsConnectionLost as exc:
                 await self._lost(connection, f"sending failed: {exc}", ErrorCategory.CONNECTIVITY)
 
@@ -328,20 +323,9 @@ class KokoroStreamTTSService(TTSService):
             if self._connection is None:
                 self._last_sent = time.monotonic()  # nothing to keep alive until reconnected
 
-    async def _watch_answers(self, connection: TtsSession, timeout_s: float) -> None:
-        """Ends `connection` as lost once it owes an answer and is silent for `timeout_s`."""
-        while connection is self._connection:
-            silent_s = time.monotonic() - self._last_heard
-            if self._router.awaiting_answer and silent_s >= timeout_s:
-                reason = f"no answer for {timeout_s:g} s (the server went silent)"
-                await self._lost(connection, reason, ErrorCategory.CONNECTIVITY)
-                return
-            await asyncio.sleep(min(timeout_s / 4, 1.0))
-
     async def _receive(self, connection: TtsSession) -> None:
         try:
             async for event in connection.events():
-                self._last_heard = time.monotonic()
                 if isinstance(event, TtsFailure):
                     category = failure_category(event.code)
                     await self._lost(connection, f"{event.code}: {event.message}", category)
@@ -433,10 +417,10 @@ class KokoroStreamTTSService(TTSService):
 
     async def _disconnect(self) -> None:
         self._disconnecting = True
-        for task in (self._reconnect_task, self._keepalive_task, self._answer_watch_task):
+        for task in (self._reconnect_task, self._keepalive_task):
             if task is not None:
                 await self.cancel_task(task)
-        self._reconnect_task = self._keepalive_task = self._answer_watch_task = None
+        self._reconnect_task = self._keepalive_task = None
         connection, self._connection = self._connection, None
         if connection is not None:
             self._router.connection_lost()

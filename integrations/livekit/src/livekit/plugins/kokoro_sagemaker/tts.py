@@ -15,9 +15,9 @@
   (LiveKit retries while no audio was pushed); a fatal server `error` raises APIError; a
   non-fatal one (a sentence the server could not speak, with its index and text) is logged
   and emitted as a recoverable `error` event on the TTS, never dropped. A server that goes
-  silent once it has all the text (no event for `conn_options.timeout` after `close`)
-  raises APITimeoutError instead of holding the stream open: before `close` a quiet server
-  is normal (the LLM is still writing).
+  silent while it owes an answer (no event for `conn_options.timeout` after a `flush` or
+  `close`: kokoro_stream.watchdog) raises APITimeoutError instead of holding the stream
+  open; a quiet server while the LLM still writes owes nothing.
 - The SageMaker transport (AWS SDK, awscrt, botocore) is imported only by `TTS.sagemaker`.
 """
 
@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import time
 import weakref
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -41,6 +40,7 @@ from kokoro_stream import (
 from kokoro_stream import events as tts_events
 from kokoro_stream.messages import BYTES_PER_SAMPLE
 from kokoro_stream.spacing import spaced_words
+from kokoro_stream.watchdog import WatchedSession
 from kokoro_stream.websocket import WebSocketTts, bidi_url
 from livekit.agents import (
     APIConnectionError,
@@ -150,10 +150,11 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
         await self._transport.aclose()
 
     async def _open_session(
-        self, emitter: tts.AudioEmitter, *, stream: bool
+        self, emitter: tts.AudioEmitter, conn_options: APIConnectOptions, *, stream: bool
     ) -> tuple[str, TtsSession]:
         """`emitter` set up for this TTS's audio, and a session open: the request's id and
-        the session (APIConnectionError if it cannot open: LiveKit retries)."""
+        the session, watched for a stalled server with the stream's timeout
+        (APIConnectionError if it cannot open: LiveKit retries)."""
         request_id = utils.shortuuid()
         emitter.initialize(
             request_id=request_id,
@@ -163,11 +164,12 @@ class TTS(tts.TTS[Literal["metrics_collected", "error"]]):
             stream=stream,
         )
         try:
-            return request_id, await self._transport.open_session(self._options)
+            session = await self._transport.open_session(self._options)
         except Exception as exc:
             raise APIConnectionError(
                 f"cannot open a Kokoro session on {self.description}: {describe_error(exc)}"
             ) from exc
+        return request_id, WatchedSession(session, conn_options.timeout)
 
 
 class ChunkedStream(tts.ChunkedStream):
@@ -178,13 +180,12 @@ class ChunkedStream(tts.ChunkedStream):
         self._kokoro = tts
 
     async def _run(self, output_emitter: tts.AudioEmitter) -> None:
-        _, session = await self._kokoro._open_session(output_emitter, stream=False)
-        silence = _SilenceLimit(self._conn_options.timeout)
+        options = self._conn_options
+        _, session = await self._kokoro._open_session(output_emitter, options, stream=False)
         try:
             await session.send_text(self.input_text)
             await session.close()
-            silence.start()
-            await _play(self._kokoro, session, output_emitter, segment_id=None, silence=silence)
+            await _play(self._kokoro, session, output_emitter, segment_id=None)
         finally:
             await session.aclose()
 
@@ -197,14 +198,12 @@ class SynthesizeStream(tts.SynthesizeStream):
         self._kokoro = tts
 
     async def _run(self, output_emitter: tts.AudioEmitter) -> None:
-        request_id, session = await self._kokoro._open_session(output_emitter, stream=True)
-        silence = _SilenceLimit(self._conn_options.timeout)
-        sender = asyncio.create_task(self._send_input(session, silence), name="kokoro-send")
+        options = self._conn_options
+        request_id, session = await self._kokoro._open_session(output_emitter, options, stream=True)
+        sender = asyncio.create_task(self._send_input(session), name="kokoro-send")
         ended = False
         try:
-            await _play(
-                self._kokoro, session, output_emitter, segment_id=request_id, silence=silence
-            )
+            await _play(self._kokoro, session, output_emitter, segment_id=request_id)
             ended = True
             await sender
         finally:
@@ -219,7 +218,7 @@ class SynthesizeStream(tts.SynthesizeStream):
                     await asyncio.wait_for(session.cancel(), CANCEL_TIMEOUT_S)
             await session.aclose()
 
-    async def _send_input(self, session: TtsSession, silence: _SilenceLimit) -> None:
+    async def _send_input(self, session: TtsSession) -> None:
         pending = False  # text sent since the last flush
         async for data in self._input_ch:
             if isinstance(data, self._FlushSentinel):
@@ -231,79 +230,35 @@ class SynthesizeStream(tts.SynthesizeStream):
             await session.send_text(data)
             pending = True
         await session.close()  # flushes the rest; the server ends with session_end
-        silence.start()
-
-
-class _SilenceLimit:
-    """How long the server may send nothing once it has all the text: the stream's
-    `conn_options.timeout` between events from `start()` (after `close`) on."""
-
-    def __init__(self, limit_s: float) -> None:
-        self.limit_s = limit_s
-        self._started = False
-        self._deadline: asyncio.Timeout | None = None
-
-    @contextlib.asynccontextmanager
-    async def watching(self, description: str) -> AsyncIterator[None]:
-        """The body, cut by APITimeoutError when the server stays silent past the limit."""
-        deadline = asyncio.timeout(None)
-        try:
-            async with deadline:
-                self._deadline = deadline
-                self.progress()
-                yield
-        except TimeoutError as exc:
-            if not deadline.expired():
-                raise
-            raise APITimeoutError(
-                f"Kokoro on {description} sent nothing for {self.limit_s:g} s after the text ended"
-            ) from exc
-
-    def start(self) -> None:
-        self._started = True
-        self.progress()
-
-    def progress(self) -> None:
-        """An event came (or the limit starts): the server has `limit_s` for the next one."""
-        if self._started and self._deadline is not None:
-            self._deadline.reschedule(asyncio.get_running_loop().time() + self.limit_s)
 
 
 async def _play(
-    kokoro: TTS,
-    session: TtsSession,
-    emitter: tts.AudioEmitter,
-    *,
-    segment_id: str | None,
-    silence: _SilenceLimit,
+    kokoro: TTS, session: TtsSession, emitter: tts.AudioEmitter, *, segment_id: str | None
 ) -> None:
-    """Audio and aligned words of the session into `emitter` until `session_end`
-    (APITimeoutError if the server goes silent past `silence`'s limit)."""
+    """Audio and aligned words of the session into `emitter` until `session_end`."""
     clock = _StreamClock(kokoro.sample_rate)
     started = False
-    async with silence.watching(kokoro.description):
-        async for event in session.events():
-            silence.progress()
-            match event:
-                case tts_events.TtsAudio():
-                    emitter.push(event.data)
-                case tts_events.TtsWords():
-                    emitter.push_timed_transcript(clock.timed(event))
-                case tts_events.SentenceStart():
-                    if segment_id is not None and not started:
-                        emitter.start_segment(segment_id=segment_id)
-                    started = True
-                    clock.sentence_start(event)
-                case tts_events.SynthesisComplete():
-                    clock.synthesis_complete(event)
-                case tts_events.ServerError():
-                    _server_error(kokoro, event)
-                case tts_events.SessionEnd():
-                    return
-                case tts_events.TtsFailure():
-                    raise APIConnectionError(
-                        f"Kokoro session on {kokoro.description}: {event.message}"
-                    )
+    async for event in session.events():
+        match event:
+            case tts_events.TtsAudio():
+                emitter.push(event.data)
+            case tts_events.TtsWords():
+                emitter.push_timed_transcript(clock.timed(event))
+            case tts_events.SentenceStart():
+                if segment_id is not None and not started:
+                    emitter.start_segment(segment_id=segment_id)
+                started = True
+                clock.sentence_start(event)
+            case tts_events.SynthesisComplete():
+                clock.synthesis_complete(event)
+            case tts_events.ServerError():
+                _server_error(kokoro, event)
+            case tts_events.SessionEnd():
+                return
+            case tts_events.TtsFailure(code="tts_timeout"):
+                raise APITimeoutError(f"Kokoro on {kokoro.description}: {event.message}")
+            case tts_events.TtsFailure():
+                raise APIConnectionError(f"Kokoro session on {kokoro.description}: {event.message}")
     raise APIConnectionError(f"Kokoro session on {kokoro.description} ended before session_end")
 
 
