@@ -61,19 +61,28 @@
     const firstInAnswer = a.findIndex((v) => v !== 0);
     if (firstSound < 0 || firstInAnswer < 0) return result;
     let i = firstSound - firstInAnswer; // the recording index of the answer's first sample
-    // From there on, blocks must follow each other frame by frame (a skipped block would
-    // make the comparison meaningless); earlier ones (the context starting up) do not count.
-    let first = 0;
-    let seen = 0;
-    while (first < blocks.length && seen + blocks[first].samples.length <= i) {
-      seen += blocks[first].samples.length;
-      first += 1;
+    // Where each block starts in the concatenated recording, so a recording index maps to
+    // its context frame also across a gap: a render quantum the audio thread skipped on a
+    // starved machine (counted from the answer's first block on; the context starting up
+    // does not count). Samples lost to a gap would show in the walk below.
+    const starts = [];
+    let total = 0;
+    for (const block of blocks) {
+      starts.push(total);
+      total += block.samples.length;
     }
+    let first = 0;
+    while (first + 1 < blocks.length && starts[first + 1] <= i) first += 1;
     for (let k = first + 1; k < blocks.length; k++) {
       const expected = blocks[k - 1].frame + blocks[k - 1].samples.length;
       if (blocks[k].frame !== expected) result.gapsInRecording += 1;
     }
-    const frameOf = (index) => blocks[first].frame + (index - seen);
+    let at = first;
+    const frameOf = (index) => {
+      // Called with growing indices: the block holding `index` only moves forward.
+      while (at + 1 < blocks.length && starts[at + 1] <= index) at += 1;
+      return blocks[at].frame + (index - starts[at]);
+    };
     result.startFrame = frameOf(i);
     let j = 0;
     while (j < a.length && i < r.length) {
