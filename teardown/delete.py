@@ -11,6 +11,7 @@ from botocore.exceptions import BotoCoreError, ClientError, WaiterError
 
 from teardown.aws import error_code
 from teardown.model import DELETE_ORDER, Finding
+from teardown.paging import paginated
 from teardown.scope import Scope
 
 # S3 DeleteObjects takes at most 1000 keys per call.
@@ -118,9 +119,8 @@ def _delete_bucket(scope: Scope, f: Finding) -> None:
     expected = f.ref["current_objects"] + f.ref["noncurrent_versions"] + f.ref["delete_markers"]
     scope.progress(f"  emptying s3://{f.name} ({expected} versions and delete markers) ...")
     empty_bucket(s3, f.name, scope.progress, expected)
-    for page in s3.get_paginator("list_multipart_uploads").paginate(Bucket=f.name):
-        for upload in page.get("Uploads", []):
-            s3.abort_multipart_upload(Bucket=f.name, Key=upload["Key"], UploadId=upload["UploadId"])
+    for upload in paginated(s3, "list_multipart_uploads", "Uploads", Bucket=f.name):
+        s3.abort_multipart_upload(Bucket=f.name, Key=upload["Key"], UploadId=upload["UploadId"])
     s3.delete_bucket(Bucket=f.name)
 
 

@@ -10,6 +10,7 @@ from teardown.aws import error_code
 from teardown.config import name_matches_app
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import APP_TAG_KEY, Finding, ServiceCheck
+from teardown.paging import paginated
 from teardown.scope import Scope
 
 
@@ -51,15 +52,14 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
         return found
 
     listed: list[Finding] = []
-    for page in cfn.get_paginator("describe_stacks").paginate():
-        for stack in page["Stacks"]:
-            if stack["StackStatus"] == "DELETE_COMPLETE":
-                continue
-            tags = tag_dict(stack.get("Tags"))
-            if is_app(tags, scope.app_name):
-                listed.append(_finding(scope, stack, explicit=False))
-            elif APP_TAG_KEY in tags:
-                continue  # another app's stack, even if its name looks like ours
-            elif name_matches_app(stack["StackName"], scope.app_name):
-                listed.append(_finding(scope, stack, explicit=False))
+    for stack in paginated(cfn, "describe_stacks", "Stacks"):
+        if stack["StackStatus"] == "DELETE_COMPLETE":
+            continue
+        tags = tag_dict(stack.get("Tags"))
+        if is_app(tags, scope.app_name):
+            listed.append(_finding(scope, stack, explicit=False))
+        elif APP_TAG_KEY in tags:
+            continue  # another app's stack, even if its name looks like ours
+        elif name_matches_app(stack["StackName"], scope.app_name):
+            listed.append(_finding(scope, stack, explicit=False))
     return listed

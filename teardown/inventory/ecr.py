@@ -13,6 +13,7 @@ from teardown.aws import error_code
 from teardown.config import QUALIFIER_CONTEXT_KEY
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import Finding, ServiceCheck
+from teardown.paging import paginated
 from teardown.scope import Scope
 
 
@@ -23,10 +24,7 @@ def is_shared_asset_repository(name: str) -> bool:
 
 
 def _images(ecr: Any, repository: str) -> list[dict[str, Any]]:
-    images: list[dict[str, Any]] = []
-    for page in ecr.get_paginator("describe_images").paginate(repositoryName=repository):
-        images.extend(page.get("imageDetails", []))
-    return images
+    return list(paginated(ecr, "describe_images", "imageDetails", repositoryName=repository))
 
 
 def _shared_repo_findings(scope: Scope, ecr: Any, repository: str, ours: set[str]) -> list[Finding]:
@@ -74,10 +72,7 @@ def _shared_repo_findings(scope: Scope, ecr: Any, repository: str, ours: set[str
 
 
 def _repositories(ecr: Any) -> list[dict[str, Any]]:
-    repositories: list[dict[str, Any]] = []
-    for page in ecr.get_paginator("describe_repositories").paginate():
-        repositories.extend(page.get("repositories", []))
-    return repositories
+    return list(paginated(ecr, "describe_repositories", "repositories"))
 
 
 def _tagged_repo_findings(

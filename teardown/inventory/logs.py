@@ -17,6 +17,7 @@ from teardown.aws import is_access_denied
 from teardown.config import name_matches_app
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import APP_TAG_KEY, Finding, ServiceCheck
+from teardown.paging import paginated
 from teardown.scope import Scope
 
 SERVICE_PREFIXES = ("/aws/sagemaker/Endpoints/", "/aws/bedrock-agentcore/runtimes/")
@@ -44,28 +45,27 @@ def _finding(group: dict[str, Any], how: str) -> Finding:
 
 
 def _groups(logs: Any, prefix: str) -> list[dict[str, Any]]:
-    groups: list[dict[str, Any]] = []
-    for page in logs.get_paginator("describe_log_groups").paginate(logGroupNamePrefix=prefix):
-        groups.extend(page.get("logGroups", []))
-    return groups
+    return list(paginated(logs, "describe_log_groups", "logGroups", logGroupNamePrefix=prefix))
 
 
 def _tagged_group_names(scope: Scope) -> list[str]:
     tagging = scope.clients.get("resourcegroupstaggingapi")
     names = []
-    pages = tagging.get_paginator("get_resources").paginate(
+    mappings = paginated(
+        tagging,
+        "get_resources",
+        "ResourceTagMappingList",
         TagFilters=[{"Key": APP_TAG_KEY, "Values": [scope.app_name]}],
         # The service-level filter, then the ARN shape: "logs:log-group" is the documented
         # type, but a filter on the whole service is understood everywhere.
         ResourceTypeFilters=["logs"],
     )
-    for page in pages:
-        for mapping in page.get("ResourceTagMappingList", []):
-            arn = mapping["ResourceARN"]
-            if ":log-group:" not in arn:
-                continue
-            name = arn.split(":log-group:", 1)[-1]
-            names.append(name.removesuffix(":*"))
+    for mapping in mappings:
+        arn = mapping["ResourceARN"]
+        if ":log-group:" not in arn:
+            continue
+        name = arn.split(":log-group:", 1)[-1]
+        names.append(name.removesuffix(":*"))
     return names
 
 

@@ -10,14 +10,12 @@ from teardown import pricing
 from teardown.aws import error_code
 from teardown.inventory.tags import is_app, tag_dict
 from teardown.model import Finding, ServiceCheck
+from teardown.paging import paginated
 from teardown.scope import Scope
 
 
 def _tagged(sm: Any, arn: str, app_name: str) -> bool:
-    tags: list[dict[str, Any]] = []
-    for page in sm.get_paginator("list_tags").paginate(ResourceArn=arn):
-        tags.extend(page.get("Tags", []))
-    return is_app(tag_dict(tags), app_name)
+    return is_app(tag_dict(list(paginated(sm, "list_tags", "Tags", ResourceArn=arn))), app_name)
 
 
 def _variants_of_config(sm: Any, config_name: str) -> dict[str, str]:
@@ -68,10 +66,9 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
     sm = scope.clients.get("sagemaker")
     found: list[Finding] = []
 
-    for page in sm.get_paginator("list_endpoints").paginate():
-        for summary in page["Endpoints"]:
-            if _tagged(sm, summary["EndpointArn"], scope.app_name):
-                found.append(_endpoint_finding(sm, summary))
+    for summary in paginated(sm, "list_endpoints", "Endpoints"):
+        if _tagged(sm, summary["EndpointArn"], scope.app_name):
+            found.append(_endpoint_finding(sm, summary))
 
     # Configs and models cost nothing by themselves, but an orphan keeps the app's name.
     for paginator, items, kind, arn_key, name_key in (
@@ -84,17 +81,16 @@ def find(scope: Scope, check: ServiceCheck, earlier: list[Finding]) -> list[Find
         ),
         ("list_models", "Models", "model", "ModelArn", "ModelName"),
     ):
-        for page in sm.get_paginator(paginator).paginate():
-            for item in page[items]:
-                if _tagged(sm, item[arn_key], scope.app_name):
-                    found.append(
-                        Finding(
-                            service="sagemaker",
-                            kind=kind,
-                            name=item[name_key],
-                            status="exists",
-                            detail="no charge by itself",
-                            ref={"arn": item[arn_key]},
-                        )
+        for item in paginated(sm, paginator, items):
+            if _tagged(sm, item[arn_key], scope.app_name):
+                found.append(
+                    Finding(
+                        service="sagemaker",
+                        kind=kind,
+                        name=item[name_key],
+                        status="exists",
+                        detail="no charge by itself",
+                        ref={"arn": item[arn_key]},
                     )
+                )
     return found
